@@ -1,0 +1,466 @@
+"""The block model (contract §2.1-2.2): one block per paragraph of the main story, in order.
+
+The walker visits ``w:body`` depth-first: body paragraphs, table-cell paragraphs (with their
+table location), content controls and custom XML transparently; hidden table rows are skipped
+whole, so invisible text never reaches the model; ``w:altChunk`` becomes a read-only diagnostic
+block. List labels are counted live in reading order, never read from cached markers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from lxml import etree
+
+from . import hashing
+from .numbering import ListCounter, NumberingDefinitions
+from .styles import StyleIndex
+from .text import FieldState, NoteNumbers, paragraph_text
+from .xmlutil import MC, W14, W, is_on
+
+_ALIGNMENTS = frozenset(
+    (
+        "left",
+        "center",
+        "right",
+        "both",
+        "distribute",
+        "mediumKashida",
+        "highKashida",
+        "lowKashida",
+        "thaiDistribute",
+    )
+)
+_JC_ALIASES = {"start": "left", "end": "right", "justify": "both"}
+
+
+@dataclass(slots=True, eq=False)
+class Block:
+    """One paragraph (or diagnostic) block as the contract publishes it, plus engine bookkeeping.
+
+    Public fields mirror ``FolioAIBlock``; ``element``, ``mark_deleted`` and ``notes_before``
+    are engine-only and never serialized.
+    """
+
+    id: str
+    kind: str
+    text: str
+    normalized: str
+    text_hash: str
+    element: etree._Element | None
+    heading_level: int | None = None
+    display_label: str | None = None
+    style_id: str | None = None
+    direct_alignment: str | None = None
+    table: dict[str, int] | None = None
+    stated_numbering: dict[str, Any] | None = None
+    list_reference: dict[str, int] | None = None
+    direct_outline_level: dict[str, Any] | None = None
+    direct_spacing: dict[str, Any] | None = None
+    direct_indentation: dict[str, Any] | None = None
+    id_stability: str = "positional"
+    structural_boundaries: list[dict[str, Any]] = field(default_factory=list)
+    diagnostic: dict[str, str] | None = None
+    mark_deleted: bool = False
+    mark_inserted: bool = False
+    notes_before: tuple[int, int] = (0, 0)
+    has_field_chars: bool = False
+
+    @property
+    def is_content(self) -> bool:
+        """Reading tools show only blocks whose normalized text is non-empty."""
+        return bool(self.normalized)
+
+    def agent_view(self) -> dict[str, Any]:
+        """The ``FolioAgentBlock`` the reading tools return (contract §4.1), optional keys omitted."""
+        out: dict[str, Any] = {
+            "blockId": self.id,
+            "kind": self.kind,
+            "text": self.text,
+            "blockTextHash": self.text_hash,
+        }
+        if self.display_label is not None:
+            out["displayLabel"] = self.display_label
+        if self.heading_level is not None:
+            out["headingLevel"] = self.heading_level
+        if self.kind != "diagnostic":
+            out["statedNumbering"] = self.stated_numbering or {"kind": "inherit"}
+        if self.list_reference is not None:
+            out["listReference"] = self.list_reference
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """The contract's JSON shape: camelCase keys, absent optional fields omitted."""
+        out: dict[str, Any] = {"id": self.id, "kind": self.kind, "text": self.text}
+        optional = (
+            ("headingLevel", self.heading_level),
+            ("displayLabel", self.display_label),
+            ("styleId", self.style_id),
+            ("directAlignment", self.direct_alignment),
+            ("table", self.table),
+            ("statedNumbering", self.stated_numbering),
+            ("listReference", self.list_reference),
+            ("directOutlineLevel", self.direct_outline_level),
+            ("directSpacing", self.direct_spacing),
+            ("directIndentation", self.direct_indentation),
+            ("diagnostic", self.diagnostic),
+        )
+        for key, value in optional:
+            if value is not None:
+                out[key] = value
+        if self.kind != "diagnostic":
+            out["idStability"] = self.id_stability
+        if self.structural_boundaries:
+            out["structuralBoundaries"] = self.structural_boundaries
+        return out
+
+
+@dataclass(slots=True)
+class _TableFrame:
+    """Location of the cell being walked, pushed per (possibly nested) table."""
+
+    outer_index: int
+    table_index: int
+    row_index: int = 0
+    cell_index: int = 0
+    grid_column: int = 0
+    column_span: int = 1
+    row_span: int = 1
+
+
+def _int_attr(el: etree._Element | None, name: str) -> int | None:
+    if el is None:
+        return None
+    raw = el.get(W + name)
+    if raw is None:
+        return None
+    try:
+        return int(float(raw))
+    except ValueError:
+        return None
+
+
+def _on_attr(el: etree._Element, name: str) -> bool | None:
+    raw = el.get(W + name)
+    if raw is None:
+        return None
+    return raw.lower() in ("1", "true", "on")
+
+
+def _unwrap(parent: etree._Element, wanted: str) -> list[etree._Element]:
+    """Children tagged ``wanted``, looking through ``w:sdt``/``w:customXml`` wrappers."""
+    found: list[etree._Element] = []
+    for child in parent:
+        if child.tag == wanted:
+            found.append(child)
+        elif child.tag == W + "sdt":
+            content = child.find(W + "sdtContent")
+            if content is not None:
+                found.extend(_unwrap(content, wanted))
+        elif child.tag == W + "customXml":
+            found.extend(_unwrap(child, wanted))
+    return found
+
+
+def _row_hidden(tr: etree._Element) -> bool:
+    trpr = tr.find(W + "trPr")
+    return trpr is not None and is_on(trpr.find(W + "hidden"))
+
+
+def _cell_grid(tc: etree._Element) -> tuple[int, str | None]:
+    """(gridSpan, vMerge value) of a cell; vMerge is 'restart', 'continue' or None."""
+    tcpr = tc.find(W + "tcPr")
+    if tcpr is None:
+        return 1, None
+    span = _int_attr(tcpr.find(W + "gridSpan"), "val") or 1
+    vmerge = tcpr.find(W + "vMerge")
+    if vmerge is None:
+        return span, None
+    return span, vmerge.get(W + "val") or "continue"
+
+
+def _table_map(rows: list[etree._Element]) -> list[list[tuple[etree._Element, int, int, int]]]:
+    """Per row: (cell, grid column, column span, row span), row spans resolved from vMerge."""
+    layout: list[list[tuple[etree._Element, int, int, str | None]]] = []
+    for tr in rows:
+        trpr = tr.find(W + "trPr")
+        column = _int_attr(trpr.find(W + "gridBefore"), "val") or 0 if trpr is not None else 0
+        cells = []
+        for tc in _unwrap(tr, W + "tc"):
+            span, vmerge = _cell_grid(tc)
+            cells.append((tc, column, span, vmerge))
+            column += span
+        layout.append(cells)
+    result: list[list[tuple[etree._Element, int, int, int]]] = []
+    for r, cells in enumerate(layout):
+        row_out = []
+        for tc, column, span, vmerge in cells:
+            row_span = 1
+            if vmerge == "restart":
+                for below in layout[r + 1 :]:
+                    if any(c == column and v == "continue" for _, c, _, v in below):
+                        row_span += 1
+                    else:
+                        break
+            row_out.append((tc, column, span, row_span))
+        result.append(row_out)
+    return result
+
+
+class BodyWalker:
+    """Builds the block list of one main story in a single depth-first pass."""
+
+    def __init__(self, styles: StyleIndex, numbering: NumberingDefinitions) -> None:
+        self.styles = styles
+        self.numbering = numbering
+
+    def walk(self, body: etree._Element) -> list[Block]:
+        self._blocks: list[Block] = []
+        self._fields = FieldState()
+        self._notes = NoteNumbers()
+        self._counter = ListCounter(self.numbering)
+        self._tables = 0
+        self._outer_tables = 0
+        self._frames: list[_TableFrame] = []
+        self._position = 0
+        self._container(body)
+        blocks = self._blocks
+        assign_ids(blocks)
+        return blocks
+
+    # ------------------------------------------------------------- structure
+    def _container(self, parent: etree._Element) -> None:
+        paragraph_index = 0
+        for child in parent:
+            tag = child.tag
+            if tag == W + "p":
+                self._paragraph(child, paragraph_index)
+                paragraph_index += 1
+            elif tag == W + "tbl":
+                self._table(child)
+            elif tag == W + "sdt":
+                content = child.find(W + "sdtContent")
+                if content is not None:
+                    self._container(content)
+            elif tag in (W + "customXml", W + "ins", W + "del", W + "moveTo", W + "moveFrom"):
+                self._container(child)
+            elif tag == MC + "AlternateContent":
+                chosen = child.find(MC + "Choice")
+                if chosen is None:
+                    chosen = child.find(MC + "Fallback")
+                if chosen is not None:
+                    self._container(chosen)
+            elif tag == W + "altChunk":
+                self._diagnostic("[Unsupported w:altChunk content]", "altChunk")
+            elif tag == W + "tr":
+                self._diagnostic("[Unsupported nested w:tr content]", "tr")
+            self._position += 1
+
+    def _table(self, tbl: etree._Element) -> None:
+        frame = _TableFrame(
+            outer_index=self._frames[0].outer_index if self._frames else self._outer_tables,
+            table_index=self._tables,
+        )
+        self._tables += 1
+        if not self._frames:
+            self._outer_tables += 1
+        self._frames.append(frame)
+        rows = _unwrap(tbl, W + "tr")
+        for row_index, cells in enumerate(_table_map(rows)):
+            if _row_hidden(rows[row_index]):
+                continue
+            for cell_index, (tc, column, span, row_span) in enumerate(cells):
+                frame.row_index, frame.cell_index = row_index, cell_index
+                frame.grid_column, frame.column_span, frame.row_span = column, span, row_span
+                self._container(tc)
+        self._frames.pop()
+
+    def _table_location(self, paragraph_index: int) -> dict[str, int] | None:
+        if not self._frames:
+            return None
+        f = self._frames[-1]
+        return {
+            "outerTableIndex": f.outer_index,
+            "tableIndex": f.table_index,
+            "rowIndex": f.row_index,
+            "cellIndex": f.cell_index,
+            "gridColumnIndex": f.grid_column,
+            "columnSpan": f.column_span,
+            "rowSpan": f.row_span,
+            "paragraphIndex": paragraph_index,
+        }
+
+    def _diagnostic(self, text: str, carrier: str) -> None:
+        self._blocks.append(
+            Block(
+                id=f"opaque-{self._position}",
+                kind="diagnostic",
+                text=text,
+                normalized=hashing.normalize_text(text),
+                text_hash=hashing.block_text_hash(text),
+                element=None,
+                diagnostic={"type": "opaqueCarrier", "carrier": carrier},
+            )
+        )
+
+    # ------------------------------------------------------------- paragraphs
+    def _paragraph(self, p: etree._Element, paragraph_index: int) -> None:
+        notes_before = (self._notes.footnotes, self._notes.endnotes)
+        extracted = paragraph_text(p, self._fields, self._notes)
+        ppr = p.find(W + "pPr")
+        block = Block(
+            id="",
+            kind="paragraph",
+            text=extracted.text,
+            normalized=hashing.normalize_text(extracted.text),
+            text_hash="",
+            element=p,
+            structural_boundaries=extracted.boundaries,
+            mark_deleted=extracted.mark_deleted,
+            mark_inserted=extracted.mark_inserted,
+            notes_before=notes_before,
+            has_field_chars=p.find(f".//{W}fldChar") is not None,
+            table=self._table_location(paragraph_index),
+        )
+        block.text_hash = hashing.text_hash(block.normalized)
+        self.describe(block, ppr)
+        self._blocks.append(block)
+
+    def describe(self, block: Block, ppr: etree._Element | None) -> None:
+        """Fill style, heading level, numbering, label, kind and direct formatting of a block."""
+        style_id = None
+        if ppr is not None:
+            pstyle = ppr.find(W + "pStyle")
+            if pstyle is not None:
+                style_id = pstyle.get(W + "val")
+        if style_id is None or not self.styles.is_paragraph_style(style_id):
+            style_id = style_id if style_id is not None else self.styles.default_paragraph_style_id
+        block.style_id = style_id
+
+        outline = ppr.find(W + "outlineLvl") if ppr is not None else None
+        level_raw = _int_attr(outline, "val")
+        heading_level: int | None
+        if level_raw is not None and 0 <= level_raw <= 8:
+            heading_level = level_raw + 1
+            block.direct_outline_level = {"kind": "heading", "level": level_raw}
+        elif level_raw is not None:
+            heading_level = None
+            block.direct_outline_level = {"kind": "bodyText"}
+        else:
+            heading_level = self.styles.heading_level(style_id) if style_id else None
+        block.heading_level = heading_level
+
+        block.stated_numbering = _stated_numbering(ppr)
+        effective = self.numbering.effective_numbering(ppr, style_id)
+        label = None
+        if effective is not None:
+            num_id, ilvl = effective
+            block.list_reference = {"numId": int(num_id), "level": ilvl}
+            label = self._counter.label(num_id, ilvl)
+        if heading_level is not None:
+            block.kind = "heading"
+            block.display_label = label if label else style_id
+        elif label:
+            block.kind = "listItem"
+            block.display_label = label
+
+        if ppr is not None:
+            jc = ppr.find(W + "jc")
+            if jc is not None:
+                value = jc.get(W + "val")
+                value = _JC_ALIASES.get(value or "", value)
+                if value in _ALIGNMENTS:
+                    block.direct_alignment = value
+            block.direct_spacing = _spacing(ppr.find(W + "spacing"))
+            block.direct_indentation = _indentation(ppr.find(W + "ind"))
+
+
+def _stated_numbering(ppr: etree._Element | None) -> dict[str, Any]:
+    """What the paragraph itself says about numbering (contract 'Numbering states')."""
+    numpr = ppr.find(W + "numPr") if ppr is not None else None
+    if numpr is None:
+        return {"kind": "inherit"}
+    num_id = _int_attr(numpr.find(W + "numId"), "val")
+    ilvl = _int_attr(numpr.find(W + "ilvl"), "val")
+    if num_id == 0:
+        return {"kind": "none"}
+    if num_id is None:
+        return {"kind": "levelOnly", "ilvl": ilvl} if ilvl is not None else {"kind": "inherit"}
+    stated: dict[str, Any] = {"kind": "reference", "numId": num_id}
+    if ilvl is not None:
+        stated["ilvl"] = ilvl
+    return stated
+
+
+def _spacing(el: etree._Element | None) -> dict[str, Any] | None:
+    if el is None:
+        return None
+    out: dict[str, Any] = {}
+    for key, attr in (("spaceBefore", "before"), ("spaceAfter", "after"), ("lineSpacing", "line")):
+        value = _int_attr(el, attr)
+        if value is not None:
+            out[key] = value
+    rule = el.get(W + "lineRule")
+    if rule in ("auto", "exact", "atLeast"):
+        out["lineSpacingRule"] = rule
+    for key, attr in (("beforeAutospacing", "beforeAutospacing"), ("afterAutospacing", "afterAutospacing")):
+        flag = _on_attr(el, attr)
+        if flag is not None:
+            out[key] = flag
+    return out or None
+
+
+def _indentation(el: etree._Element | None) -> dict[str, Any] | None:
+    if el is None:
+        return None
+    out: dict[str, Any] = {}
+    left = _int_attr(el, "left")
+    left = left if left is not None else _int_attr(el, "start")
+    right = _int_attr(el, "right")
+    right = right if right is not None else _int_attr(el, "end")
+    if left is not None:
+        out["indentLeft"] = left
+    if right is not None:
+        out["indentRight"] = right
+    hanging = _int_attr(el, "hanging")
+    first = _int_attr(el, "firstLine")
+    if hanging is not None:
+        out["indentFirstLine"] = -hanging
+        out["hangingIndent"] = True
+    elif first is not None:
+        out["indentFirstLine"] = first
+    return out or None
+
+
+def assign_ids(blocks: list[Block]) -> None:
+    """Give every paragraph block its id (contract §2.2): paraId, else ``seq-``/``blank-``.
+
+    ``seq`` ordinals count every text-bearing paragraph and ``blank`` ordinals every empty one,
+    in separate sequences, so adding a blank line never renumbers a ``seq-`` citation.
+    """
+    used: set[str] = set()
+    text_ordinal = 0
+    blank_ordinal = 0
+    for block in blocks:
+        if block.kind == "diagnostic":
+            continue
+        if block.normalized:
+            text_ordinal += 1
+        else:
+            blank_ordinal += 1
+        para_id = block.element.get(W14 + "paraId") if block.element is not None else None
+        if para_id:
+            para_id = hashing.current_para_id(para_id)
+        if para_id and para_id not in used and not hashing.is_reserved_id(para_id):
+            block.id = para_id
+            block.id_stability = "stable"
+        else:
+            prefix, ordinal = ("seq", text_ordinal) if block.normalized else ("blank", blank_ordinal)
+            candidate = hashing.positional_id(prefix, ordinal)
+            while candidate in used:
+                ordinal += 1
+                candidate = hashing.positional_id(prefix, ordinal)
+            block.id = candidate
+            block.id_stability = "positional"
+        used.add(block.id)

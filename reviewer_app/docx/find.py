@@ -1,0 +1,125 @@
+"""Literal text search over blocks and stories (contract §4.5).
+
+The query is matched literally, case-insensitively by default (Unicode case folding), without
+overlaps; a whole-word match must not touch a letter, mark, number or underscore on either
+side; a match that starts or ends inside a ``[^N]`` note marker is dropped, since a marker is
+a reference and not text. At most :data:`MAX_MATCHES` matches are returned, all are counted.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from . import hashing
+from .blocks import Block
+
+MAX_MATCHES = 200
+MAX_QUERY_CHARS = 1000
+CONTEXT_CHARS = 40
+
+
+def _is_word_char(ch: str) -> bool:
+    return ch == "_" or unicodedata.category(ch)[0] in "LMN"
+
+
+def _pattern(query: str, match_case: bool) -> re.Pattern[str]:
+    return re.compile(re.escape(query), 0 if match_case else re.IGNORECASE)
+
+
+def _spans(
+    text: str, pattern: re.Pattern[str], whole_word: bool, protected: list[tuple[int, int]]
+) -> Iterator[tuple[int, int]]:
+    """Non-overlapping match spans of ``pattern`` in ``text`` that pass the word and marker rules."""
+    for m in pattern.finditer(text):
+        start, end = m.span()
+        if start == end:
+            continue
+        if whole_word and (
+            (start > 0 and _is_word_char(text[start - 1])) or (end < len(text) and _is_word_char(text[end]))
+        ):
+            continue
+        if any(a < start < b or a < end < b for a, b in protected):
+            continue
+        yield start, end
+
+
+def _context(text: str, start: int, end: int) -> str:
+    return text[max(0, start - CONTEXT_CHARS) : end + CONTEXT_CHARS]
+
+
+def _protected(block: Block) -> list[tuple[int, int]]:
+    return [
+        (b["offset"], b["offset"] + b["length"])
+        for b in block.structural_boundaries
+        if b["type"] == "noteReference"
+    ]
+
+
+def text_range(block: Block, start: int, end: int) -> dict[str, Any]:
+    """The range handle ``find_text`` publishes for ``block.text[start:end]``."""
+    return {
+        "type": "textRange",
+        "story": "main",
+        "blockId": block.id,
+        "startOffset": start,
+        "endOffset": end,
+        "selectedTextHash": hashing.text_hash(block.text[start:end]),
+    }
+
+
+def find_in_blocks(
+    blocks: Iterable[Block], query: str, match_case: bool = False, whole_word: bool = False
+) -> dict[str, Any]:
+    """Search content blocks; ``{matches, totalMatches, truncated}`` with main-story matches."""
+    pattern = _pattern(query, match_case)
+    matches: list[dict[str, Any]] = []
+    total = 0
+    for block in blocks:
+        if not block.normalized or block.kind == "diagnostic":
+            continue
+        for occurrence, (start, end) in enumerate(_spans(block.text, pattern, whole_word, _protected(block))):
+            total += 1
+            if len(matches) < MAX_MATCHES:
+                matches.append(
+                    {
+                        "type": "main",
+                        "story": {"type": "main"},
+                        "blockId": block.id,
+                        "blockTextHash": block.text_hash,
+                        "range": text_range(block, start, end),
+                        "occurrenceInBlock": occurrence,
+                        "context": _context(block.text, start, end),
+                    }
+                )
+    return {"matches": matches, "totalMatches": total, "truncated": total > len(matches)}
+
+
+_NOTE_MARKER = re.compile(r"\[\^e?\d+\]")
+
+
+def find_in_story(
+    story: dict[str, Any], query: str, match_case: bool = False, whole_word: bool = False
+) -> dict[str, Any]:
+    """Search a non-main story's text; matches carry offsets into the story text, no block ids."""
+    text: str = story["text"]
+    pattern = _pattern(query, match_case)
+    protected = [m.span() for m in _NOTE_MARKER.finditer(text)]
+    matches: list[dict[str, Any]] = []
+    total = 0
+    for occurrence, (start, end) in enumerate(_spans(text, pattern, whole_word, protected)):
+        total += 1
+        if len(matches) < MAX_MATCHES:
+            matches.append(
+                {
+                    "type": "story",
+                    "story": story["handle"],
+                    "startOffset": start,
+                    "endOffset": end,
+                    "occurrenceInStory": occurrence,
+                    "context": _context(text, start, end),
+                }
+            )
+    return {"matches": matches, "totalMatches": total, "truncated": total > len(matches)}

@@ -1,0 +1,378 @@
+"""The .docx package: zip members, content types and relationships, opened safely, saved faithfully.
+
+Opening checks the container before anything is inflated (encrypted OLE files, non-zips,
+truncated zips, member counts, sizes and compression ratios) and inflates each member through a
+capped stream, so a header that lies about its size cannot blow up memory. XML parts are parsed
+lazily with the one safe parser of :mod:`.xmlutil`.
+
+Saving rewrites only the parts marked dirty; every other member is written back with the same
+name, order, timestamp and bytes it had, so a round trip with no change keeps the package as it was.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import posixpath
+import tempfile
+import zipfile
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from lxml import etree
+
+from . import limits
+from .errors import (
+    DocxOpenError,
+    MalformedXmlError,
+    MissingPartError,
+    NotADocxError,
+    PackageTooLargeError,
+    PasswordProtectedError,
+    StrictOoxmlError,
+    TruncatedPackageError,
+    UnsafeXmlError,
+)
+from .xmlutil import NS, STRICT_W_NS, parse_xml, serialize_xml
+
+_OLE2_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+_ZIP_MAGICS = (b"PK\x03\x04", b"PK\x05\x06")
+_ENCRYPTION_STREAM = "EncryptionInfo".encode("utf-16-le")
+_STRICT_REL_PREFIX = "http://purl.oclc.org/ooxml/officeDocument/relationships/"
+_CT = "{%s}" % NS["ct"]
+_PR = "{%s}" % NS["pr"]
+_CHUNK = 1 << 16
+
+
+@dataclass(frozen=True, slots=True)
+class Relationship:
+    """One ``<Relationship>`` of a part: id, type URI, resolved target part name (or URL)."""
+
+    rel_id: str
+    rel_type: str
+    target: str
+    external: bool
+
+    def is_type(self, suffix: str) -> bool:
+        """True when the relationship type ends with ``/suffix`` (Transitional or MS variants)."""
+        return self.rel_type.rsplit("/", 1)[-1] == suffix
+
+
+def _rels_name(part_name: str) -> str:
+    """Part name of the relationships part that belongs to ``part_name`` ('' = the package)."""
+    folder, base = posixpath.split(part_name)
+    return posixpath.join(folder, "_rels", base + ".rels")
+
+
+def _resolve_target(source_part: str, target: str) -> str:
+    """Resolve a relative relationship target against the folder of its source part."""
+    if target.startswith("/"):
+        return posixpath.normpath(target.lstrip("/"))
+    folder = posixpath.dirname(source_part)
+    return posixpath.normpath(posixpath.join(folder, target))
+
+
+class Package:
+    """An opened .docx: raw members in their original order, XML parsed on demand."""
+
+    def __init__(self, members: list[zipfile.ZipInfo], data: dict[str, bytes], path: str | None) -> None:
+        self.path = path
+        self._infos = members
+        self._data = data
+        self._xml: dict[str, etree._Element] = {}
+        self._dirty: set[str] = set()
+        self._removed: set[str] = set()
+        self._added: list[str] = []
+        self._rels_cache: dict[str, list[Relationship]] = {}
+        self.main_part = self._find_main_part()
+
+    # ----------------------------------------------------------------- opening
+    @classmethod
+    def open(cls, path: str | os.PathLike[str]) -> Package:
+        """Open the file at ``path``; raise a :class:`DocxOpenError` subclass when it cannot be."""
+        shown = str(path)
+        try:
+            size = os.path.getsize(path)
+        except OSError as exc:
+            raise DocxOpenError(shown, f"the file could not be read ({exc.strerror or exc}).") from None
+        if size > limits.MAX_FILE_BYTES:
+            raise PackageTooLargeError(
+                shown, f"the file is {size:,} bytes, over the {limits.MAX_FILE_BYTES:,}-byte limit."
+            )
+        with open(path, "rb") as fh:
+            data = fh.read()
+        return cls.from_bytes(data, path=shown)
+
+    @classmethod
+    def from_bytes(cls, data: bytes, path: str | None = None) -> Package:
+        """Open a package held in memory (same checks as :meth:`open`)."""
+        head = data[:8]
+        if head.startswith(_OLE2_MAGIC):
+            if _ENCRYPTION_STREAM in data:
+                raise PasswordProtectedError(path)
+            raise NotADocxError(
+                path,
+                "it is an older Word 97-2003 (.doc) file, not a .docx. "
+                "Open it in Word and save it as a Word Document (.docx).",
+            )
+        if not head.startswith(_ZIP_MAGICS):
+            raise NotADocxError(path, "it is not a Word .docx file (the file is not a zip package).")
+        try:
+            archive = zipfile.ZipFile(io.BytesIO(data))
+            infos = archive.infolist()
+        except (zipfile.BadZipFile, EOFError, ValueError):
+            raise TruncatedPackageError(
+                path,
+                "the file is damaged or incomplete (its zip directory is missing). "
+                "It may have been cut short while downloading or copying; get a fresh copy.",
+            ) from None
+        _check_sizes(infos, path)
+        members: dict[str, bytes] = {}
+        for info in infos:
+            if info.is_dir():
+                continue
+            members[info.filename] = _inflate(archive, info, path)
+        return cls([i for i in infos if not i.is_dir()], members, path)
+
+    def _find_main_part(self) -> str:
+        """Locate the main document part through the package relationships, not a fixed path."""
+        if "[Content_Types].xml" not in self._data:
+            raise MissingPartError(self.path, "it has no [Content_Types].xml, so it is not a Word package.")
+        if _rels_name("") not in self._data:
+            raise MissingPartError(self.path, "it has no package relationships (_rels/.rels).")
+        for rel in self.relationships(""):
+            if rel.rel_type.startswith(_STRICT_REL_PREFIX):
+                raise StrictOoxmlError(
+                    self.path,
+                    'it is saved as "Strict Open XML", which Reviewer does not edit. '
+                    'Save it in Word as a normal "Word Document (.docx)" and open that copy.',
+                )
+            if rel.is_type("officeDocument") and not rel.external:
+                if rel.target not in self._data:
+                    raise MissingPartError(
+                        self.path, f"its main document part ({rel.target}) is missing from the package."
+                    )
+                return rel.target
+        raise MissingPartError(self.path, "it has no main document part, so it is not a Word document.")
+
+    # ----------------------------------------------------------------- parts
+    def has_part(self, name: str) -> bool:
+        """True when the package holds a part named ``name`` (no leading slash)."""
+        return name in self._data and name not in self._removed
+
+    def part_names(self) -> list[str]:
+        """Part names in package order (original members first, then added ones)."""
+        names = [i.filename for i in self._infos if i.filename not in self._removed]
+        return names + [n for n in self._added if n not in self._removed]
+
+    def read_bytes(self, name: str) -> bytes:
+        """The bytes of a part as they will be saved (serialized when dirty)."""
+        if name in self._dirty and name in self._xml:
+            return serialize_xml(self._xml[name])
+        return self._data[name]
+
+    def xml(self, name: str) -> etree._Element:
+        """Parse (once) and return the root element of the XML part ``name``."""
+        root = self._xml.get(name)
+        if root is None:
+            try:
+                root = parse_xml(self._data[name])
+            except KeyError:
+                raise MissingPartError(self.path, f"the part {name} is missing.") from None
+            except ValueError:
+                raise UnsafeXmlError(
+                    self.path,
+                    f"the part {name} declares a DTD or entities, which Word documents never contain. "
+                    "The file may have been tampered with.",
+                ) from None
+            except etree.XMLSyntaxError as exc:
+                raise MalformedXmlError(self.path, f"the part {name} is not valid XML ({exc.msg}).") from None
+            if root.tag.startswith("{%s}" % STRICT_W_NS):
+                raise StrictOoxmlError(
+                    self.path,
+                    'it is saved as "Strict Open XML", which Reviewer does not edit. '
+                    'Save it in Word as a normal "Word Document (.docx)" and open that copy.',
+                )
+            self._xml[name] = root
+        return root
+
+    def mark_dirty(self, name: str) -> None:
+        """Record that the parsed tree of ``name`` changed and must be serialized on save."""
+        if name not in self._xml:
+            raise KeyError(f"{name} was never parsed; only parsed parts can be dirty")
+        self._dirty.add(name)
+
+    def put_xml(self, name: str, root: etree._Element, content_type: str | None = None) -> None:
+        """Add or replace the XML part ``name``; a new part gets a content-type override."""
+        is_new = name not in self._data or name in self._removed
+        self._xml[name] = root
+        self._data[name] = b""
+        self._dirty.add(name)
+        self._removed.discard(name)
+        if is_new and name not in self._added and not any(i.filename == name for i in self._infos):
+            self._added.append(name)
+        if content_type and is_new:
+            types = self.xml("[Content_Types].xml")
+            etree.SubElement(types, _CT + "Override", PartName="/" + name, ContentType=content_type)
+            self.mark_dirty("[Content_Types].xml")
+        self._rels_cache.pop(name, None)
+
+    def content_type(self, name: str) -> str | None:
+        """The content type of part ``name`` from ``[Content_Types].xml`` (override, then default)."""
+        types = self.xml("[Content_Types].xml")
+        for el in types.iter(_CT + "Override"):
+            if el.get("PartName", "").lstrip("/") == name:
+                return el.get("ContentType")
+        ext = name.rsplit(".", 1)[-1].lower()
+        for el in types.iter(_CT + "Default"):
+            if el.get("Extension", "").lower() == ext:
+                return el.get("ContentType")
+        return None
+
+    # ----------------------------------------------------------------- relationships
+    def relationships(self, source_part: str) -> list[Relationship]:
+        """Relationships of ``source_part`` ('' for the package) with targets resolved to part names."""
+        cached = self._rels_cache.get(source_part)
+        if cached is not None:
+            return cached
+        rels_part = _rels_name(source_part)
+        found: list[Relationship] = []
+        if self.has_part(rels_part):
+            for el in self.xml(rels_part).iter(_PR + "Relationship"):
+                external = el.get("TargetMode") == "External"
+                target = el.get("Target", "")
+                found.append(
+                    Relationship(
+                        rel_id=el.get("Id", ""),
+                        rel_type=el.get("Type", ""),
+                        target=target if external else _resolve_target(source_part, target),
+                        external=external,
+                    )
+                )
+        self._rels_cache[source_part] = found
+        return found
+
+    def related_part(self, source_part: str, type_suffix: str) -> str | None:
+        """The first internal, present target of ``source_part`` with the given relationship type."""
+        for rel in self.relationships(source_part):
+            if rel.is_type(type_suffix) and not rel.external and self.has_part(rel.target):
+                return rel.target
+        return None
+
+    def related_parts(self, source_part: str, type_suffix: str) -> list[Relationship]:
+        """Every internal, present relationship of ``source_part`` with the given type, in file order."""
+        return [
+            r
+            for r in self.relationships(source_part)
+            if r.is_type(type_suffix) and not r.external and self.has_part(r.target)
+        ]
+
+    def invalidate_relationships(self, source_part: str) -> None:
+        """Forget cached relationships after the edit engine changed a ``.rels`` part."""
+        self._rels_cache.pop(source_part, None)
+
+    # ----------------------------------------------------------------- saving
+    def to_bytes(self) -> bytes:
+        """Serialize the package: unchanged members byte for byte, dirty parts re-serialized."""
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w") as archive:
+            for info in self._infos:
+                if info.filename in self._removed:
+                    continue
+                clone = zipfile.ZipInfo(info.filename, date_time=info.date_time)
+                clone.compress_type = info.compress_type
+                clone.external_attr = info.external_attr
+                clone.create_system = info.create_system
+                clone.extra = info.extra
+                clone.comment = info.comment
+                archive.writestr(clone, self.read_bytes(info.filename))
+            for name in self._added:
+                if name in self._removed:
+                    continue
+                clone = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+                clone.compress_type = zipfile.ZIP_DEFLATED
+                archive.writestr(clone, self.read_bytes(name))
+        return out.getvalue()
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write atomically: a temporary file in the target folder, fsync, then ``os.replace``.
+
+        A crash or a full disk mid-save leaves the previous file untouched.
+        """
+        data = self.to_bytes()
+        target = Path(path)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, target)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+
+def _check_sizes(infos: list[zipfile.ZipInfo], path: str | None) -> None:
+    """Refuse packages whose declared sizes or ratios exceed :mod:`.limits` before inflating."""
+    if len(infos) > limits.MAX_MEMBERS:
+        raise PackageTooLargeError(
+            path, f"it holds {len(infos):,} files, over the {limits.MAX_MEMBERS:,}-file safety limit."
+        )
+    total = 0
+    for info in infos:
+        _check_member(info.filename, info.file_size, info.compress_size, path)
+        total += info.file_size
+        if total > limits.MAX_TOTAL_BYTES:
+            raise PackageTooLargeError(
+                path,
+                f"it would expand to more than {limits.MAX_TOTAL_BYTES // (1024 * 1024):,} MB, "
+                "far beyond any real document. It may be a 'zip bomb'; it was not opened.",
+            )
+
+
+def _check_member(name: str, size: int, compressed: int, path: str | None) -> None:
+    """Check one member's (declared or actual) size and compression ratio against the limits."""
+    if size > limits.MAX_MEMBER_BYTES:
+        raise PackageTooLargeError(
+            path,
+            f"its part {name} would expand to {size // (1024 * 1024):,} MB, over the "
+            f"{limits.MAX_MEMBER_BYTES // (1024 * 1024):,} MB safety limit. It may be a 'zip bomb'; "
+            "it was not opened.",
+        )
+    if size > limits.RATIO_FLOOR_BYTES and size > limits.MAX_COMPRESSION_RATIO * max(compressed, 1):
+        raise PackageTooLargeError(
+            path,
+            f"its part {name} is compressed {size // max(compressed, 1):,} to 1, far beyond any real "
+            "document. It may be a 'zip bomb'; it was not opened.",
+        )
+
+
+def _inflate(archive: zipfile.ZipFile, info: zipfile.ZipInfo, path: str | None) -> bytes:
+    """Inflate one member through a stream capped at its declared size (headers can lie)."""
+    cap = info.file_size
+    chunks: list[bytes] = []
+    got = 0
+    try:
+        with archive.open(info) as stream:
+            while True:
+                chunk = stream.read(_CHUNK)
+                if not chunk:
+                    break
+                got += len(chunk)
+                if got > cap:
+                    _check_member(info.filename, got, info.compress_size, path)
+                    raise TruncatedPackageError(
+                        path, f"its part {info.filename} is larger than its zip header says; it is damaged."
+                    )
+                chunks.append(chunk)
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as exc:
+        raise TruncatedPackageError(
+            path, f"its part {info.filename} is damaged and cannot be read ({exc}). Get a fresh copy."
+        ) from None
+    except NotImplementedError:
+        raise NotADocxError(
+            path, f"its part {info.filename} uses a compression method Word does not use."
+        ) from None
+    return b"".join(chunks)

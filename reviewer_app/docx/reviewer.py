@@ -1,0 +1,114 @@
+"""``DocxReviewer``: a headless document session, the engine's public face (contract decision 1).
+
+The agent's bridges, the CLI and the desktop app all hold one of these per open document. It
+opens safely, exposes the snapshot and the readers, and saves atomically; the edit engine adds
+``apply_operations``, ``accept_all`` and ``reject_all`` on top of the same document.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from . import find, outline, stories
+from .document import WordDocument
+from .outline import ReadError
+from .package import Package
+from .snapshot import Snapshot
+
+DEFAULT_AUTHOR = "Reviewer"
+
+
+class DocxReviewer:
+    """One open .docx: read it as blocks, stories, comments and changes; save it faithfully."""
+
+    def __init__(self, package: Package, author: str = DEFAULT_AUTHOR) -> None:
+        self.package = package
+        self.author = author
+        self.document = WordDocument(package)
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str], author: str = DEFAULT_AUTHOR) -> DocxReviewer:
+        """Open ``path``; raises a :class:`~reviewer_app.docx.errors.DocxOpenError` subclass."""
+        return cls(Package.open(path), author=author)
+
+    @classmethod
+    def from_bytes(cls, data: bytes, author: str = DEFAULT_AUTHOR, path: str | None = None) -> DocxReviewer:
+        """Open a document held in memory (same checks as :meth:`open`)."""
+        return cls(Package.from_bytes(data, path=path), author=author)
+
+    @property
+    def path(self) -> str | None:
+        """Where the document was opened from (None for in-memory documents)."""
+        return self.package.path
+
+    # ------------------------------------------------------------- reads
+    def snapshot(self) -> Snapshot:
+        """Blocks and anchors of the main story (contract §2.1)."""
+        return self.document.snapshot()
+
+    def snapshot_dict(self) -> dict[str, Any]:
+        """The snapshot as the contract's JSON (``{blocks, anchors}``)."""
+        return self.snapshot().to_dict()
+
+    def read_document(self) -> list[dict[str, Any]]:
+        """Every content block as the reading tools show it (contract §4.1)."""
+        return [b.agent_view() for b in self.snapshot().content_blocks()]
+
+    def get_outline(self, max_depth: int = outline.DEFAULT_MAX_DEPTH) -> dict[str, Any]:
+        """Headings with section handles down to ``max_depth`` (contract §4.2)."""
+        return outline.get_outline(self.snapshot(), max_depth)
+
+    def read_section(
+        self,
+        handle: dict[str, Any],
+        max_blocks: int = outline.DEFAULT_MAX_BLOCKS,
+        after_block_id: str | None = None,
+    ) -> dict[str, Any]:
+        """A page of one section's blocks; raises :class:`ReadError` for stale/missing handles."""
+        return outline.read_section(self.snapshot(), handle, max_blocks, after_block_id)
+
+    def list_stories(self) -> list[dict[str, Any]]:
+        """Main story, headers, footers, footnotes and endnotes as ``{handle, text}``."""
+        return stories.list_stories(self.document)
+
+    def read_story(self, handle: dict[str, Any]) -> dict[str, Any] | None:
+        """The story a handle from :meth:`list_stories` names (None when it names none)."""
+        return stories.read_story(self.document, handle)
+
+    def find_text(
+        self,
+        query: str,
+        match_case: bool = False,
+        whole_word: bool = False,
+        scope: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """Literal search in the document, a section or a story (contract §4.5).
+
+        Raises :class:`ReadError` with the contract's message for a stale section, an unknown
+        story, or a page scope (a headless document has no layout to map pages from).
+        """
+        kind = (scope or {}).get("type", "document")
+        handle = (scope or {}).get("handle")
+        if kind == "page":
+            raise ReadError("This editor surface cannot search by page without live pagination.")
+        if kind == "section":
+            status, blocks = outline.resolve_section(self.snapshot(), handle or {})
+            if status != "found":
+                raise ReadError("The scoped section is stale or missing; run get_document_outline again.")
+            return find.find_in_blocks(blocks, query, match_case, whole_word)
+        if kind == "story" and isinstance(handle, dict) and handle.get("type") != "main":
+            story = self.read_story(handle)
+            if story is None:
+                raise ReadError("The scoped story was not found; run list_stories again.")
+            return find.find_in_story(story, query, match_case, whole_word)
+        return find.find_in_blocks(self.snapshot().blocks, query, match_case, whole_word)
+
+    # ------------------------------------------------------------- saving
+    def to_bytes(self) -> bytes:
+        """The package as it would be saved."""
+        return self.package.to_bytes()
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Save atomically to ``path`` (temporary file, fsync, rename)."""
+        self.package.save(path)
