@@ -33,6 +33,9 @@ _ALIGNMENTS = frozenset(
     )
 )
 _JC_ALIASES = {"start": "left", "end": "right", "justify": "both"}
+_PPR, _PSTYLE, _VAL, _OUTLINE_LVL = W + "pPr", W + "pStyle", W + "val", W + "outlineLvl"
+_JC, _SPACING, _IND, _NUMPR = W + "jc", W + "spacing", W + "ind", W + "numPr"
+_P, _TBL = W + "p", W + "tbl"
 
 
 @dataclass(slots=True, eq=False)
@@ -47,7 +50,6 @@ class Block:
     kind: str
     text: str
     normalized: str
-    text_hash: str
     element: etree._Element | None
     heading_level: int | None = None
     display_label: str | None = None
@@ -66,6 +68,17 @@ class Block:
     mark_inserted: bool = False
     notes_before: tuple[int, int] = (0, 0)
     has_field_chars: bool = False
+    cached_hash: str | None = None  # filled by text_hash on first use
+
+    @property
+    def text_hash(self) -> str:
+        """``blockTextHash``: the contract hash of the normalized text, computed on first use.
+
+        Opening and painting a document never needs it; the agent's reads do, once.
+        """
+        if self.cached_hash is None:
+            self.cached_hash = hashing.text_hash(self.normalized)
+        return self.cached_hash
 
     @property
     def is_content(self) -> bool:
@@ -234,10 +247,10 @@ class BodyWalker:
         paragraph_index = 0
         for child in parent:
             tag = child.tag
-            if tag == W + "p":
+            if tag == _P:
                 self._paragraph(child, paragraph_index)
                 paragraph_index += 1
-            elif tag == W + "tbl":
+            elif tag == _TBL:
                 self._table(child)
             elif tag == W + "sdt":
                 content = child.find(W + "sdtContent")
@@ -298,7 +311,6 @@ class BodyWalker:
                 kind="diagnostic",
                 text=text,
                 normalized=hashing.normalize_text(text),
-                text_hash=hashing.block_text_hash(text),
                 element=None,
                 diagnostic={"type": "opaqueCarrier", "carrier": carrier},
             )
@@ -308,22 +320,20 @@ class BodyWalker:
     def _paragraph(self, p: etree._Element, paragraph_index: int) -> None:
         notes_before = (self._notes.footnotes, self._notes.endnotes)
         extracted = paragraph_text(p, self._fields, self._notes)
-        ppr = p.find(W + "pPr")
+        ppr = p.find(_PPR)
         block = Block(
             id="",
             kind="paragraph",
             text=extracted.text,
             normalized=hashing.normalize_text(extracted.text),
-            text_hash="",
             element=p,
             structural_boundaries=extracted.boundaries,
             mark_deleted=extracted.mark_deleted,
             mark_inserted=extracted.mark_inserted,
             notes_before=notes_before,
-            has_field_chars=p.find(f".//{W}fldChar") is not None,
+            has_field_chars=extracted.has_field_chars,
             table=self._table_location(paragraph_index),
         )
-        block.text_hash = hashing.text_hash(block.normalized)
         self.describe(block, ppr)
         self._blocks.append(block)
 
@@ -331,14 +341,14 @@ class BodyWalker:
         """Fill style, heading level, numbering, label, kind and direct formatting of a block."""
         style_id = None
         if ppr is not None:
-            pstyle = ppr.find(W + "pStyle")
+            pstyle = ppr.find(_PSTYLE)
             if pstyle is not None:
-                style_id = pstyle.get(W + "val")
+                style_id = pstyle.get(_VAL)
         if style_id is None or not self.styles.is_paragraph_style(style_id):
             style_id = style_id if style_id is not None else self.styles.default_paragraph_style_id
         block.style_id = style_id
 
-        outline = ppr.find(W + "outlineLvl") if ppr is not None else None
+        outline = ppr.find(_OUTLINE_LVL) if ppr is not None else None
         level_raw = _int_attr(outline, "val")
         heading_level: int | None
         if level_raw is not None and 0 <= level_raw <= 8:
@@ -366,19 +376,19 @@ class BodyWalker:
             block.display_label = label
 
         if ppr is not None:
-            jc = ppr.find(W + "jc")
+            jc = ppr.find(_JC)
             if jc is not None:
-                value = jc.get(W + "val")
+                value = jc.get(_VAL)
                 value = _JC_ALIASES.get(value or "", value)
                 if value in _ALIGNMENTS:
                     block.direct_alignment = value
-            block.direct_spacing = _spacing(ppr.find(W + "spacing"))
-            block.direct_indentation = _indentation(ppr.find(W + "ind"))
+            block.direct_spacing = _spacing(ppr.find(_SPACING))
+            block.direct_indentation = _indentation(ppr.find(_IND))
 
 
 def _stated_numbering(ppr: etree._Element | None) -> dict[str, Any]:
     """What the paragraph itself says about numbering (contract 'Numbering states')."""
-    numpr = ppr.find(W + "numPr") if ppr is not None else None
+    numpr = ppr.find(_NUMPR) if ppr is not None else None
     if numpr is None:
         return {"kind": "inherit"}
     num_id = _int_attr(numpr.find(W + "numId"), "val")

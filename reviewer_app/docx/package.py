@@ -74,12 +74,17 @@ def _resolve_target(source_part: str, target: str) -> str:
 
 
 class Package:
-    """An opened .docx: raw members in their original order, XML parsed on demand."""
+    """An opened .docx: members in their original order, inflated and parsed on demand.
 
-    def __init__(self, members: list[zipfile.ZipInfo], data: dict[str, bytes], path: str | None) -> None:
+    Only the compressed file is held; a member is inflated when it is parsed or saved, so
+    images and untouched parts never sit in memory twice.
+    """
+
+    def __init__(self, archive: zipfile.ZipFile, members: list[zipfile.ZipInfo], path: str | None) -> None:
         self.path = path
+        self._archive = archive
         self._infos = members
-        self._data = data
+        self._by_name = {i.filename: i for i in members}
         self._xml: dict[str, etree._Element] = {}
         self._dirty: set[str] = set()
         self._removed: set[str] = set()
@@ -128,18 +133,16 @@ class Package:
                 "It may have been cut short while downloading or copying; get a fresh copy.",
             ) from None
         _check_sizes(infos, path)
-        members: dict[str, bytes] = {}
-        for info in infos:
-            if info.is_dir():
-                continue
-            members[info.filename] = _inflate(archive, info, path)
-        return cls([i for i in infos if not i.is_dir()], members, path)
+        members = [i for i in infos if not i.is_dir()]
+        for info in members:
+            _inflate(archive, info, path, keep=False)  # CRC and size verified now, not at save time
+        return cls(archive, members, path)
 
     def _find_main_part(self) -> str:
         """Locate the main document part through the package relationships, not a fixed path."""
-        if "[Content_Types].xml" not in self._data:
+        if not self.has_part("[Content_Types].xml"):
             raise MissingPartError(self.path, "it has no [Content_Types].xml, so it is not a Word package.")
-        if _rels_name("") not in self._data:
+        if not self.has_part(_rels_name("")):
             raise MissingPartError(self.path, "it has no package relationships (_rels/.rels).")
         for rel in self.relationships(""):
             if rel.rel_type.startswith(_STRICT_REL_PREFIX):
@@ -149,7 +152,7 @@ class Package:
                     'Save it in Word as a normal "Word Document (.docx)" and open that copy.',
                 )
             if rel.is_type("officeDocument") and not rel.external:
-                if rel.target not in self._data:
+                if not self.has_part(rel.target):
                     raise MissingPartError(
                         self.path, f"its main document part ({rel.target}) is missing from the package."
                     )
@@ -159,7 +162,7 @@ class Package:
     # ----------------------------------------------------------------- parts
     def has_part(self, name: str) -> bool:
         """True when the package holds a part named ``name`` (no leading slash)."""
-        return name in self._data and name not in self._removed
+        return (name in self._by_name or name in self._added) and name not in self._removed
 
     def part_names(self) -> list[str]:
         """Part names in package order (original members first, then added ones)."""
@@ -170,16 +173,17 @@ class Package:
         """The bytes of a part as they will be saved (serialized when dirty)."""
         if name in self._dirty and name in self._xml:
             return serialize_xml(self._xml[name])
-        return self._data[name]
+        info = self._by_name.get(name)
+        if info is None or name in self._removed:
+            raise MissingPartError(self.path, f"the part {name} is missing.")
+        return _inflate(self._archive, info, self.path, keep=True)
 
     def xml(self, name: str) -> etree._Element:
         """Parse (once) and return the root element of the XML part ``name``."""
         root = self._xml.get(name)
         if root is None:
             try:
-                root = parse_xml(self._data[name])
-            except KeyError:
-                raise MissingPartError(self.path, f"the part {name} is missing.") from None
+                root = parse_xml(self.read_bytes(name))
             except ValueError:
                 raise UnsafeXmlError(
                     self.path,
@@ -205,12 +209,11 @@ class Package:
 
     def put_xml(self, name: str, root: etree._Element, content_type: str | None = None) -> None:
         """Add or replace the XML part ``name``; a new part gets a content-type override."""
-        is_new = name not in self._data or name in self._removed
+        is_new = not self.has_part(name)
         self._xml[name] = root
-        self._data[name] = b""
         self._dirty.add(name)
         self._removed.discard(name)
-        if is_new and name not in self._added and not any(i.filename == name for i in self._infos):
+        if is_new and name not in self._added and name not in self._by_name:
             self._added.append(name)
         if content_type and is_new:
             types = self.xml("[Content_Types].xml")
@@ -349,8 +352,11 @@ def _check_member(name: str, size: int, compressed: int, path: str | None) -> No
         )
 
 
-def _inflate(archive: zipfile.ZipFile, info: zipfile.ZipInfo, path: str | None) -> bytes:
-    """Inflate one member through a stream capped at its declared size (headers can lie)."""
+def _inflate(archive: zipfile.ZipFile, info: zipfile.ZipInfo, path: str | None, keep: bool) -> bytes:
+    """Inflate one member through a stream capped at its declared size (headers can lie).
+
+    With ``keep=False`` the data is only verified (size cap and CRC) and dropped.
+    """
     cap = info.file_size
     chunks: list[bytes] = []
     got = 0
@@ -366,7 +372,8 @@ def _inflate(archive: zipfile.ZipFile, info: zipfile.ZipInfo, path: str | None) 
                     raise TruncatedPackageError(
                         path, f"its part {info.filename} is larger than its zip header says; it is damaged."
                     )
-                chunks.append(chunk)
+                if keep:
+                    chunks.append(chunk)
     except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as exc:
         raise TruncatedPackageError(
             path, f"its part {info.filename} is damaged and cannot be read ({exc}). Get a fresh copy."

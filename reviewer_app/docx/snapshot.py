@@ -54,12 +54,30 @@ class Anchor:
         return out
 
 
-@dataclass(slots=True, frozen=True)
 class Snapshot:
-    """An immutable view of the main story: ``blocks`` in order and ``anchors`` by block id."""
+    """An immutable view of the main story: ``blocks`` in order and ``anchors`` by block id.
 
-    blocks: list[Block]
-    anchors: dict[str, Anchor]
+    Anchors need every block's hash; they are built on first access (opening and painting a
+    document never asks for them), from this snapshot's own blocks, so a snapshot taken before
+    an edit keeps describing the document as it was.
+    """
+
+    __slots__ = ("blocks", "_anchors", "_provider")
+
+    def __init__(
+        self, blocks: list[Block], provider: Callable[[], dict[str, Anchor] | None] | None = None
+    ) -> None:
+        self.blocks = blocks
+        self._anchors: dict[str, Anchor] | None = None
+        self._provider = provider
+
+    @property
+    def anchors(self) -> dict[str, Anchor]:
+        if self._anchors is None:
+            shared = self._provider() if self._provider is not None else None
+            self._anchors = shared if shared is not None else build_anchors(self.blocks)
+            self._provider = None
+        return self._anchors
 
     def content_blocks(self) -> list[Block]:
         """Blocks the reading tools show: normalized text non-empty."""
@@ -104,16 +122,22 @@ def _anchor(block: Block, index: int, counts: Counter[str]) -> Anchor:
     )
 
 
+def build_anchors(blocks: list[Block]) -> dict[str, Anchor]:
+    """Anchors of every non-diagnostic block, with hash occurrence counts over the snapshot."""
+    counts: Counter[str] = Counter(b.text_hash for b in blocks if b.kind != "diagnostic")
+    return {b.id: _anchor(b, i, counts) for i, b in enumerate(blocks) if b.kind != "diagnostic"}
+
+
 class SnapshotCache:
-    """Holds the current blocks and anchors of one document and updates them after edits."""
+    """Holds the current blocks (and, once asked for, anchors) of one document across edits."""
 
     def __init__(self, build: Callable[[], list[Block]]) -> None:
         self._build = build
         self._blocks: list[Block] | None = None
-        self._anchors: dict[str, Anchor] = {}
+        self._anchors: dict[str, Anchor] | None = None
         self._counts: Counter[str] = Counter()
-        self._position: dict[etree._Element, int] = {}
         self._ids_by_hash: dict[str, set[str]] = {}
+        self._position: dict[etree._Element, int] = {}
         self.version = 0
 
     def snapshot(self) -> Snapshot:
@@ -121,11 +145,25 @@ class SnapshotCache:
         if self._blocks is None:
             self._rebuild()
         assert self._blocks is not None
-        return Snapshot(list(self._blocks), dict(self._anchors))
+        version = self.version
+        return Snapshot(list(self._blocks), lambda: self._anchors_copy(version))
+
+    def _anchors_copy(self, version: int) -> dict[str, Anchor] | None:
+        """A copy of the maintained anchors if nothing changed since ``version`` (else None)."""
+        if version != self.version or self._blocks is None:
+            return None
+        if self._anchors is None:
+            self._anchors = build_anchors(self._blocks)
+            self._counts = Counter(a.text_hash for a in self._anchors.values())
+            self._ids_by_hash = {}
+            for block_id, anchor in self._anchors.items():
+                self._ids_by_hash.setdefault(anchor.text_hash, set()).add(block_id)
+        return dict(self._anchors)
 
     def invalidate(self) -> None:
         """Drop everything: the next snapshot walks the whole story again."""
         self._blocks = None
+        self._anchors = None
         self.version += 1
 
     def paragraphs_changed(self, paragraphs: Iterable[etree._Element]) -> None:
@@ -141,7 +179,7 @@ class SnapshotCache:
         for p in paragraphs:
             index = self._position.get(p)
             if index is None or not self._update_one(index):
-                self._blocks = None
+                self.invalidate()
                 return
 
     def _update_one(self, index: int) -> bool:
@@ -150,41 +188,39 @@ class SnapshotCache:
         if old.has_field_chars or old.element is None:
             return False
         fresh = paragraph_text(old.element, FieldState(), NoteNumbers(*old.notes_before))
+        if fresh.has_field_chars:
+            return False  # a field was added: its state runs across paragraphs
         if any(b["type"] == "noteReference" for b in fresh.boundaries) or any(
             b["type"] == "noteReference" for b in old.structural_boundaries
         ):
             return False
-        if old.element.find(".//{*}fldChar") is not None:
-            return False  # a field was added: its state runs across paragraphs
         normalized = hashing.normalize_text(fresh.text)
         if bool(normalized) != bool(old.normalized) or fresh.mark_deleted != old.mark_deleted:
             return False
         new = Block(**{name: getattr(old, name) for name in Block.__slots__})  # type: ignore[attr-defined]
         new.text = fresh.text
         new.normalized = normalized
-        new.text_hash = hashing.text_hash(normalized)
+        new.cached_hash = None
         new.structural_boundaries = fresh.boundaries
         new.mark_inserted = fresh.mark_inserted
         self._blocks[index] = new
+        if self._anchors is not None:
+            self._update_anchor(old, new, index)
+        return True
+
+    def _update_anchor(self, old: Block, new: Block, index: int) -> None:
+        """Keep maintained anchors current: the block's own and those sharing its old/new hash."""
+        assert self._anchors is not None and self._blocks is not None
         self._counts[old.text_hash] -= 1
         self._counts[new.text_hash] += 1
         self._ids_by_hash[old.text_hash].discard(new.id)
         self._ids_by_hash.setdefault(new.text_hash, set()).add(new.id)
-        # blocks sharing the old or the new hash see their occurrence count change
+        self._anchors[new.id] = _anchor(new, index, self._counts)
         for block_id in self._ids_by_hash[old.text_hash] | self._ids_by_hash[new.text_hash]:
-            start = self._anchors[block_id].start if block_id != new.id else index
+            start = self._anchors[block_id].start
             self._anchors[block_id] = _anchor(self._blocks[start], start, self._counts)
-        return True
 
     def _rebuild(self) -> None:
-        blocks = self._build()
-        counts: Counter[str] = Counter(b.text_hash for b in blocks if b.kind != "diagnostic")
-        anchors = {b.id: _anchor(b, i, counts) for i, b in enumerate(blocks) if b.kind != "diagnostic"}
-        ids_by_hash: dict[str, set[str]] = {}
-        for block_id, anchor in anchors.items():
-            ids_by_hash.setdefault(anchor.text_hash, set()).add(block_id)
-        self._blocks = blocks
-        self._counts = counts
-        self._anchors = anchors
-        self._ids_by_hash = ids_by_hash
-        self._position = {b.element: i for i, b in enumerate(blocks) if b.element is not None}
+        self._blocks = self._build()
+        self._anchors = None
+        self._position = {b.element: i for i, b in enumerate(self._blocks) if b.element is not None}

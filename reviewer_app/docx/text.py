@@ -50,7 +50,8 @@ class FieldState:
 
     @property
     def in_instruction(self) -> bool:
-        return any(self.stack)
+        """True while inside the instruction part of any open field (its text is not shown)."""
+        return bool(self.stack) and True in self.stack
 
 
 @dataclass(slots=True)
@@ -69,13 +70,39 @@ class ParagraphText:
     boundaries: list[dict[str, Any]]
     mark_deleted: bool
     mark_inserted: bool
+    has_field_chars: bool = False
     pieces: list[Piece] | None = None
 
 
-class _Walk:
-    """One pass over a paragraph's content tree; ``parts`` accumulates text in order."""
+_R, _T, _BR, _SDT, _SDT_CONTENT = W + "r", W + "t", W + "br", W + "sdt", W + "sdtContent"
+_INS, _MOVE_TO, _FLD_CHAR, _RPR, _SYM = W + "ins", W + "moveTo", W + "fldChar", W + "rPr", W + "sym"
+_VANISH, _SPEC_VANISH, _TYPE, _CLEAR = W + "vanish", W + "specVanish", W + "type", W + "clear"
+_FOOTNOTE_REF, _ENDNOTE_REF = W + "footnoteReference", W + "endnoteReference"
+_FLD_CHAR_TYPE = W + "fldCharType"
+_ALTERNATE, _CHOICE, _FALLBACK = MC + "AlternateContent", MC + "Choice", MC + "Fallback"
+#: Run children that read as one fixed character.
+_CHARS = {
+    W + "tab": "\t",
+    W + "ptab": "\t",
+    W + "cr": "\n",
+    W + "noBreakHyphen": "\u2011",
+    W + "softHyphen": "\u00ad",
+}
 
-    __slots__ = ("parts", "length", "boundaries", "fields", "notes", "pieces", "revision")
+
+#: Shared by every paragraph without boundaries (most of them); never mutated.
+_NO_BOUNDARIES: list[dict[str, Any]] = []
+
+
+class TextWalk:
+    """One pass over a paragraph's content tree; ``parts`` accumulates text in order.
+
+    Views that need more than clean text (the Markdown view's deletions and comment marks)
+    subclass it and override :meth:`emit`, :meth:`removed` or :meth:`other`, so they inherit
+    every clean-text rule instead of restating it.
+    """
+
+    __slots__ = ("parts", "length", "boundaries", "fields", "notes", "pieces", "revision", "saw_field")
 
     def __init__(self, fields: FieldState, notes: NoteNumbers, collect: bool) -> None:
         self.parts: list[str] = []
@@ -85,6 +112,7 @@ class _Walk:
         self.notes = notes
         self.pieces: list[Piece] | None = [] if collect else None
         self.revision: etree._Element | None = None
+        self.saw_field = False
 
     def emit(self, text: str, element: etree._Element, run: etree._Element | None, kind: str) -> None:
         start = self.length
@@ -97,10 +125,10 @@ class _Walk:
         """Read paragraph-level content (runs and the containers that hold runs)."""
         for child in parent:
             tag = child.tag
-            if tag == W + "r":
+            if tag == _R:
                 self.run(child)
             elif tag in _TRANSPARENT:
-                if tag == W + "ins" or tag == W + "moveTo":
+                if tag in (_INS, _MOVE_TO):
                     outer, self.revision = self.revision, child
                     self.content(child)
                     self.revision = outer
@@ -108,72 +136,72 @@ class _Walk:
                     self.content(child)
             elif tag in _REMOVED:
                 self.removed(child)
-            elif tag == W + "sdt":
-                body = child.find(W + "sdtContent")
+            elif tag == _SDT:
+                body = child.find(_SDT_CONTENT)
                 if body is not None:
                     self.content(body)
-            elif tag == MC + "AlternateContent":
-                chosen = child.find(MC + "Choice")
+            elif tag == _ALTERNATE:
+                chosen = child.find(_CHOICE)
                 if chosen is None:
-                    chosen = child.find(MC + "Fallback")
+                    chosen = child.find(_FALLBACK)
                 if chosen is not None:
                     self.content(chosen)
+            else:
+                self.other(child)
+
+    def other(self, child: etree._Element) -> None:
+        """Paragraph-level markup clean text ignores (bookmarks, comment ranges, proofing marks)."""
 
     def removed(self, parent: etree._Element) -> None:
         """Deleted content shows no text, but its field characters still open and close fields."""
-        for el in parent.iter(W + "fldChar"):
+        for el in parent.iter(_FLD_CHAR):
             self.field_char(el)
 
     def field_char(self, el: etree._Element) -> None:
-        kind = el.get(W + "fldCharType")
+        kind = el.get(_FLD_CHAR_TYPE)
+        self.saw_field = True
+        stack = self.fields.stack
         if kind == "begin":
-            self.fields.stack.append(True)
+            stack.append(True)
         elif kind == "separate":
-            if self.fields.stack:
-                self.fields.stack[-1] = False
-        elif kind == "end" and self.fields.stack:
-            self.fields.stack.pop()
+            if stack:
+                stack[-1] = False
+        elif kind == "end" and stack:
+            stack.pop()
 
     def run(self, run: etree._Element) -> None:
-        rpr = run.find(W + "rPr")
-        hidden = rpr is not None and (is_on(rpr.find(W + "vanish")) or is_on(rpr.find(W + "specVanish")))
+        rpr = run.find(_RPR)
+        hidden = rpr is not None and (is_on(rpr.find(_VANISH)) or is_on(rpr.find(_SPEC_VANISH)))
+        stack = self.fields.stack
         for child in run:
             tag = child.tag
-            if tag == W + "fldChar":
+            if tag == _FLD_CHAR:
                 self.field_char(child)
                 continue
-            if hidden or self.fields.in_instruction:
+            if hidden or (stack and True in stack):
                 continue
-            if tag == W + "t":
+            if tag == _T:
                 if child.text:
                     self.emit(child.text, child, run, "text")
-            elif tag == W + "tab" or tag == W + "ptab":
-                self.emit("\t", child, run, "char")
-            elif tag == W + "br":
-                kind = child.get(W + "type")
+            elif tag in _CHARS:
+                self.emit(_CHARS[tag], child, run, "char")
+            elif tag == _BR:
+                kind = child.get(_TYPE)
                 if kind == "page":
                     boundary: dict[str, Any] = {"type": "pageBreak", "offset": self.length}
-                    clear = child.get(W + "clear")
+                    clear = child.get(_CLEAR)
                     if clear and clear != "none":
                         boundary["clear"] = clear
                     self.boundaries.append(boundary)
                 elif kind != "column":
                     self.emit("\n", child, run, "char")
-            elif tag == W + "cr":
-                self.emit("\n", child, run, "char")
-            elif tag == W + "noBreakHyphen":
-                self.emit("\u2011", child, run, "char")
-            elif tag == W + "softHyphen":
-                self.emit("\u00ad", child, run, "char")
-            elif tag == W + "sym":
+            elif tag == _SYM:
                 self.emit(_symbol(child), child, run, "char")
-            elif tag == W + "footnoteReference" or tag == W + "endnoteReference":
+            elif tag in (_FOOTNOTE_REF, _ENDNOTE_REF):
                 self.note(child, run)
-            elif tag == MC + "AlternateContent":
-                continue  # drawings and text boxes: not part of the paragraph's text
 
     def note(self, ref: etree._Element, run: etree._Element) -> None:
-        if ref.tag == W + "footnoteReference":
+        if ref.tag == _FOOTNOTE_REF:
             self.notes.footnotes += 1
             marker, note_type = f"[^{self.notes.footnotes}]", "footnote"
         else:
@@ -216,7 +244,8 @@ def paragraph_text(
     collect: bool = False,
 ) -> ParagraphText:
     """Extract the clean text of ``p``; pass shared ``fields``/``notes`` when walking a whole story."""
-    walk = _Walk(fields or FieldState(), notes or NoteNumbers(), collect)
+    walk = TextWalk(fields or FieldState(), notes or NoteNumbers(), collect)
     walk.content(p)
     deleted, inserted = paragraph_mark_state(p)
-    return ParagraphText("".join(walk.parts), walk.boundaries, deleted, inserted, walk.pieces)
+    boundaries = walk.boundaries or _NO_BOUNDARIES
+    return ParagraphText("".join(walk.parts), boundaries, deleted, inserted, walk.saw_field, walk.pieces)
