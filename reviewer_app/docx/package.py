@@ -221,6 +221,36 @@ class Package:
             self.mark_dirty("[Content_Types].xml")
         self._rels_cache.pop(name, None)
 
+    def remove_part(self, name: str) -> None:
+        """Forget part ``name`` (a part an undone edit had created); it is not saved."""
+        self._removed.add(name)
+        self._xml.pop(name, None)
+        self._dirty.discard(name)
+        self._rels_cache.pop(name, None)
+
+    def add_relationship(self, source_part: str, rel_type: str, target_part: str) -> str:
+        """Relate ``source_part`` to ``target_part`` with the full ``rel_type`` URI; return the new id.
+
+        The ``.rels`` part is created when the source has none yet.
+        """
+        rels_part = _rels_name(source_part)
+        if self.has_part(rels_part):
+            root = self.xml(rels_part)
+        else:
+            root = etree.Element(_PR + "Relationships", nsmap={None: NS["pr"]})
+            self.put_xml(rels_part, root)
+        used = {el.get("Id") for el in root.iter(_PR + "Relationship")}
+        number = len(used) + 1
+        while f"rId{number}" in used:
+            number += 1
+        rel_id = f"rId{number}"
+        folder = posixpath.dirname(source_part)
+        target = posixpath.relpath(target_part, folder) if folder else target_part
+        etree.SubElement(root, _PR + "Relationship", Id=rel_id, Type=rel_type, Target=target)
+        self.mark_dirty(rels_part)
+        self._rels_cache.pop(source_part, None)
+        return rel_id
+
     def content_type(self, name: str) -> str | None:
         """The content type of part ``name`` from ``[Content_Types].xml`` (override, then default)."""
         types = self.xml("[Content_Types].xml")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from . import find, outline, stories
+from . import comments, find, outline, revisions, stories
 from .document import WordDocument
 from .outline import ReadError
 from .package import Package
@@ -75,6 +75,14 @@ class DocxReviewer:
     def read_story(self, handle: dict[str, Any]) -> dict[str, Any] | None:
         """The story a handle from :meth:`list_stories` names (None when it names none)."""
         return stories.read_story(self.document, handle)
+
+    def comments(self) -> list[dict[str, Any]]:
+        """Top-level comments with their replies, resolved state and anchors (contract §8)."""
+        return comments.list_comments(self.document, self.snapshot())
+
+    def changes(self) -> list[dict[str, Any]]:
+        """Pending tracked changes of the main story in document order (contract §8)."""
+        return revisions.list_changes(self.document, self.snapshot())
 
     def find_text(
         self,

@@ -196,7 +196,7 @@ class TextWalk:
                 elif kind != "column":
                     self.emit("\n", child, run, "char")
             elif tag == _SYM:
-                self.emit(_symbol(child), child, run, "char")
+                self.emit(symbol_text(child), child, run, "char")
             elif tag in (_FOOTNOTE_REF, _ENDNOTE_REF):
                 self.note(child, run)
 
@@ -213,7 +213,7 @@ class TextWalk:
         self.emit(marker, ref, run, "note")
 
 
-def _symbol(sym: etree._Element) -> str:
+def symbol_text(sym: etree._Element) -> str:
     """The code point of a ``w:sym``, kept as written (as LibreOffice does).
 
     Symbol-font codes sit in the private-use area (U+F0xx); mapping them to look-alikes would

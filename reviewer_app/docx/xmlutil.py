@@ -34,6 +34,7 @@ W = "{%s}" % NS["w"]
 W14 = "{%s}" % NS["w14"]
 W15 = "{%s}" % NS["w15"]
 R = "{%s}" % NS["r"]
+XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
 MC = "{%s}" % NS["mc"]
 
 #: Relationship type suffixes (the part after ``.../relationships/``), matched by suffix so
@@ -68,6 +69,27 @@ def is_on(el: etree._Element | None) -> bool:
         return False
     val = el.get(W + "val")
     return val is None or val.lower() not in ("0", "false", "off", "none")
+
+
+def int_value(value: str | None) -> int | None:
+    """Parse an integer attribute leniently: real files carry junk, which must mean "absent".
+
+    Shared by the style and numbering readers, which read the same kind of ``w:val`` values.
+    """
+    if value is None:
+        return None
+    try:
+        return int(value.strip())
+    except ValueError:
+        return None
+
+
+def child_val(parent: etree._Element | None, local: str) -> str | None:
+    """Return ``w:val`` of the child ``w:<local>`` of ``parent`` (``None`` if either is absent)."""
+    if parent is None:
+        return None
+    child = parent.find(W + local)
+    return None if child is None else child.get(W + "val")
 
 
 def make_parser() -> etree.XMLParser:

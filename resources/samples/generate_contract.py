@@ -1,0 +1,2576 @@
+#!/usr/bin/env python3
+"""Build a realistic Master Services Agreement (.docx) for demos, tests and benchmarks.
+
+Usage::
+
+    python resources/samples/generate_contract.py OUT.docx [--scale N] [--seed S]
+
+``--scale 1`` (the default) is the bundled sample a new user opens first (``sample-msa.docx``,
+17 pages as LibreOffice lays it out).  ``--scale 20`` is a synthetic ~300-page contract for the
+benchmark: the same agreement with the additional articles and schedules a large outsourcing
+deal carries, and many more service modules, each with its own service description,
+service-level, milestone and fee tables, tracked changes and comments.
+
+Why a generator and not a hand-made file: the reviewer must cope with what Word really writes
+(style-linked multi-level numbering, footnotes, fields, threaded and resolved comments, pending
+revisions by other authors, ``w14:paraId`` on every paragraph), and a script documents exactly
+which of those constructs the sample contains and lets the benchmark scale the same document.
+python-docx builds the skeleton (package, section, header/footer parts, core properties, tables);
+everything it has no API for is written with lxml.
+
+Output is deterministic for a given ``--scale``/``--seed``: revision and comment dates, ids,
+paragraph ids, core-property timestamps and even the zip member timestamps are fixed, so
+re-running the script gives a byte-identical file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import io
+import random
+import re
+import sys
+import time
+import zipfile
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import docx
+from docx.document import Document as DocxDocument
+from docx.opc.constants import CONTENT_TYPE as CT
+from docx.opc.constants import RELATIONSHIP_TYPE as RT
+from docx.opc.packuri import PackURI
+from docx.opc.part import Part
+from docx.oxml import parse_xml
+from docx.oxml.ns import nsdecls
+from docx.oxml.table import CT_Tbl
+from docx.shared import Mm, Twips
+from docx.table import Table
+from lxml import etree
+
+# --------------------------------------------------------------------------------------------
+# Parties, people and fixed dates
+# --------------------------------------------------------------------------------------------
+
+SUPPLIER = "Northwind Analytics Ltd"
+CUSTOMER = "Harbour Bank plc"
+COUNSEL = "Priya Shah (Harbour Bank counsel)"
+PROCUREMENT = "Marcus Lindqvist (Harbour Bank procurement)"
+SUPPLIER_COUNSEL = "Daniel Okafor (Northwind)"
+INITIALS = {COUNSEL: "PS", PROCUREMENT: "ML", SUPPLIER_COUNSEL: "DO"}
+
+#: When each author's mark-up session starts; every revision/comment gets a later minute so
+#: the dates are fixed (deterministic output) yet ordered like a real review.
+SESSION_START = {
+    PROCUREMENT: dt.datetime(2025, 3, 12, 9, 30),
+    COUNSEL: dt.datetime(2025, 3, 14, 9, 5),
+    SUPPLIER_COUNSEL: dt.datetime(2025, 3, 17, 8, 40),
+}
+CREATED = dt.datetime(2025, 2, 24, 10, 0)
+MODIFIED = dt.datetime(2025, 3, 17, 16, 45)
+ZIP_TIMESTAMP = (2025, 3, 17, 16, 45, 0)
+
+HEADER_TEXT = "Master Services Agreement \u2014 Confidential"
+FOOTER_LEFT = "Draft 3 (Harbour Bank comments) \u2014 subject to contract"
+
+# --------------------------------------------------------------------------------------------
+# Namespaces and relationship types python-docx does not know
+# --------------------------------------------------------------------------------------------
+
+NS = {
+    "w": "http://schemas.openxmlformats.org/wordprocessingml/2006/main",
+    "r": "http://schemas.openxmlformats.org/officeDocument/2006/relationships",
+    "mc": "http://schemas.openxmlformats.org/markup-compatibility/2006",
+    "w14": "http://schemas.microsoft.com/office/word/2010/wordml",
+    "w15": "http://schemas.microsoft.com/office/word/2012/wordml",
+    "w16cid": "http://schemas.microsoft.com/office/word/2016/wordml/cid",
+}
+RT_COMMENTS_EXTENDED = "http://schemas.microsoft.com/office/2011/relationships/commentsExtended"
+RT_COMMENTS_IDS = "http://schemas.microsoft.com/office/2016/09/relationships/commentsIds"
+RT_PEOPLE = "http://schemas.microsoft.com/office/2011/relationships/people"
+CT_COMMENTS_EXTENDED = "application/vnd.openxmlformats-officedocument.wordprocessingml.commentsExtended+xml"
+CT_COMMENTS_IDS = "application/vnd.openxmlformats-officedocument.wordprocessingml.commentsIds+xml"
+CT_PEOPLE = "application/vnd.openxmlformats-officedocument.wordprocessingml.people+xml"
+
+W14_PARA_ID = f"{{{NS['w14']}}}paraId"
+W14_TEXT_ID = f"{{{NS['w14']}}}textId"
+XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
+
+# Numbering ids, chosen above the ones in python-docx's default template (abstract 0-8, num 1-9).
+ABS_LEGAL, ABS_SCHEDULE, ABS_BULLET, ABS_PARTIES, ABS_RECITALS = 20, 21, 22, 23, 24
+NUM_LEGAL, NUM_BULLET, NUM_PARTIES, NUM_RECITALS = 20, 22, 23, 24
+FIRST_SCHEDULE_NUM = 100
+
+#: First w:id for revisions and comments (one shared sequence, so all are unique).  Footnotes
+#: number from 1 in their own id space, as Word does; starting annotations well above them
+#: avoids a LibreOffice 7.4 import bug that shows the wrong footnote text when a comment's id
+#: equals a footnote's id.
+FIRST_ANNOTATION_ID = 1000
+
+# A4 with one-inch margins: the text block is 9026 twips wide.
+TEXT_WIDTH = 9026
+
+
+def w(tag: str) -> str:
+    """Clark name for a ``w:`` tag; short because the builder uses it on almost every line."""
+    return f"{{{NS['w']}}}{tag}"
+
+
+def sub(parent: etree._Element, tag: str, **attrs: str) -> etree._Element:
+    """Append a ``w:`` child with ``w:`` attributes (``val="x"`` becomes ``w:val="x"``)."""
+    el = etree.SubElement(parent, w(tag))
+    for key, value in attrs.items():
+        el.set(w(key), value)
+    return el
+
+
+# --------------------------------------------------------------------------------------------
+# Inline mark-up used by the clause texts
+# --------------------------------------------------------------------------------------------
+#
+#   **bold**                       defined terms and run-in clause titles
+#   [+inserted+]  [-deleted-]      pending tracked changes by the current reviser
+#   [~reformatted~]                text the reviser made bold (w:rPrChange)
+#   [^footnote text^]              a footnote reference at this point
+#   [@key|anchor text@]            the comment thread ``key`` anchored on "anchor text"
+#
+# The clause texts read almost like plain text this way, which keeps the drafting reviewable.
+
+_TOKEN = re.compile(r"\*\*|\[\+|\+\]|\[-|-\]|\[~|~\]|\[\^|\^\]|\[@([\w.-]+)\||@\]")
+_OPENERS = {"[+": "ins", "[-": "del", "[~": "fmt", "[^": "fn"}
+_CLOSERS = {"+]": "ins", "-]": "del", "~]": "fmt", "^]": "fn", "@]": "comment"}
+
+
+@dataclass
+class Node:
+    """One piece of parsed mark-up: plain text or a container of further nodes."""
+
+    kind: str  # text | bold | ins | del | fmt | fn | comment
+    text: str = ""
+    key: str = ""
+    children: list[Node] = field(default_factory=list)
+
+    def plain(self) -> str:
+        """The text content, ignoring all mark-up (used for footnote bodies)."""
+        return self.text if self.kind == "text" else "".join(c.plain() for c in self.children)
+
+
+def parse_markup(markup: str) -> list[Node]:
+    """Parse the inline mark-up into a tree; unbalanced mark-up is a bug in the content."""
+    root = Node("root")
+    stack = [root]
+    pos = 0
+    for match in _TOKEN.finditer(markup):
+        if match.start() > pos:
+            stack[-1].children.append(Node("text", markup[pos : match.start()]))
+        pos = match.end()
+        token = match.group(0)
+        if token == "**":
+            if stack[-1].kind == "bold":
+                stack.pop()
+            else:
+                node = Node("bold")
+                stack[-1].children.append(node)
+                stack.append(node)
+        elif token in _OPENERS or token.startswith("[@"):
+            node = Node(_OPENERS.get(token, "comment"), key=match.group(1) or "")
+            stack[-1].children.append(node)
+            stack.append(node)
+        else:
+            if stack[-1].kind != _CLOSERS[token]:
+                raise ValueError(f"unbalanced {token!r} in: {markup}")
+            stack.pop()
+    if pos < len(markup):
+        stack[-1].children.append(Node("text", markup[pos:]))
+    if len(stack) != 1:
+        raise ValueError(f"unclosed {stack[-1].kind} in: {markup}")
+    return root.children
+
+
+# --------------------------------------------------------------------------------------------
+# Styles and numbering
+# --------------------------------------------------------------------------------------------
+
+FONT = '<w:rFonts w:ascii="Arial" w:hAnsi="Arial" w:eastAsia="Arial" w:cs="Arial"/>'
+
+#: Paragraph and character styles python-docx's template lacks, as Word would write them.
+#: Built-in ones keep Word's lower-case internal names ("footnote text", "annotation text").
+NEW_STYLES = [
+    ("paragraph", "ClauseBody", "Clause Body", "Normal",
+     '<w:pPr><w:ind w:left="720"/></w:pPr>', ""),
+    ("paragraph", "Definition", "Definition", "Normal",
+     '<w:pPr><w:ind w:left="720"/></w:pPr>', ""),
+    ("paragraph", "SubClause", "Sub-clause", "Normal",
+     '<w:pPr><w:spacing w:after="80"/></w:pPr>', ""),
+    ("paragraph", "CoverTitle", "Cover Title", "Normal",
+     '<w:pPr><w:pBdr><w:top w:val="single" w:sz="8" w:space="8" w:color="auto"/>'
+     '<w:bottom w:val="single" w:sz="8" w:space="8" w:color="auto"/></w:pBdr>'
+     '<w:spacing w:before="480" w:after="480"/><w:jc w:val="center"/></w:pPr>',
+     '<w:b/><w:caps/><w:sz w:val="32"/><w:szCs w:val="32"/>'),
+    ("paragraph", "CoverText", "Cover Text", "Normal",
+     '<w:pPr><w:spacing w:after="240"/><w:jc w:val="center"/></w:pPr>',
+     '<w:sz w:val="24"/><w:szCs w:val="24"/>'),
+    ("paragraph", "PartHeading", "Part Heading", "Normal",
+     '<w:pPr><w:keepNext/><w:spacing w:before="240" w:after="120"/><w:jc w:val="left"/></w:pPr>',
+     "<w:b/><w:caps/>"),
+    ("paragraph", "Party", "Party", "Normal",
+     f'<w:pPr><w:numPr><w:numId w:val="{NUM_PARTIES}"/></w:numPr></w:pPr>', ""),
+    ("paragraph", "Recital", "Recital", "Normal",
+     f'<w:pPr><w:numPr><w:numId w:val="{NUM_RECITALS}"/></w:numPr></w:pPr>', ""),
+    ("paragraph", "ScheduleTitle", "Schedule Title", "Normal",
+     '<w:pPr><w:keepNext/><w:pageBreakBefore/><w:spacing w:after="60"/><w:jc w:val="center"/>'
+     '<w:outlineLvl w:val="0"/></w:pPr>',
+     '<w:b/><w:caps/><w:sz w:val="24"/><w:szCs w:val="24"/>'),
+    ("paragraph", "ScheduleSubtitle", "Schedule Subtitle", "Normal",
+     '<w:pPr><w:keepNext/><w:spacing w:after="360"/><w:jc w:val="center"/></w:pPr>',
+     "<w:b/><w:caps/>"),
+    ("paragraph", "ScheduleLevel1", "Schedule Level 1", "Normal",
+     '<w:pPr><w:keepNext/><w:spacing w:before="200" w:after="120"/><w:jc w:val="left"/></w:pPr>',
+     "<w:b/><w:caps/>"),
+    ("paragraph", "ScheduleLevel2", "Schedule Level 2", "Normal", "", ""),
+    ("paragraph", "Bullet", "Bullet", "Normal",
+     f'<w:pPr><w:numPr><w:numId w:val="{NUM_BULLET}"/></w:numPr><w:spacing w:after="60"/></w:pPr>',
+     ""),
+    ("paragraph", "TableText", "Table Text", "Normal",
+     '<w:pPr><w:spacing w:before="40" w:after="40" w:line="240" w:lineRule="auto"/>'
+     '<w:jc w:val="left"/></w:pPr>',
+     '<w:sz w:val="18"/><w:szCs w:val="18"/>'),
+    ("paragraph", "FootnoteText", "footnote text", "Normal",
+     '<w:pPr><w:spacing w:after="0" w:line="240" w:lineRule="auto"/></w:pPr>',
+     '<w:sz w:val="16"/><w:szCs w:val="16"/>'),
+    ("character", "FootnoteReference", "footnote reference", "DefaultParagraphFont", "",
+     '<w:vertAlign w:val="superscript"/>'),
+    ("paragraph", "CommentText", "annotation text", "Normal",
+     '<w:pPr><w:spacing w:after="0" w:line="240" w:lineRule="auto"/><w:jc w:val="left"/></w:pPr>',
+     ""),
+    ("character", "CommentReference", "annotation reference", "DefaultParagraphFont", "",
+     '<w:sz w:val="16"/><w:szCs w:val="16"/>'),
+]
+
+
+def _replace_props(style: etree._Element, ppr: str, rpr: str) -> None:
+    """Swap a template style's pPr/rPr for ours (they are the last children of a style)."""
+    for tag in ("pPr", "rPr"):
+        for old in style.findall(w(tag)):
+            style.remove(old)
+    if ppr:
+        style.append(parse_xml(f"<w:pPr {nsdecls('w')}>{ppr}</w:pPr>"))
+    if rpr:
+        style.append(parse_xml(f"<w:rPr {nsdecls('w')}>{rpr}</w:rPr>"))
+
+
+def configure_styles(doc: DocxDocument) -> None:
+    """Restyle the template like a UK law-firm precedent and link the headings to numbering.
+
+    Heading 1 (article headings, "1.") and Heading 2 (clauses, "1.1") carry ``w:numPr`` in
+    styles.xml, which is how Word's own multi-level list gallery links a list to headings; the
+    clause paragraphs are body-sized so Heading 2 reads as running text with a number.
+    """
+    styles = doc.styles.element
+    by_id = {s.get(w("styleId")): s for s in styles.findall(w("style"))}
+    _replace_props(
+        by_id["Normal"],
+        '<w:spacing w:after="120" w:line="257" w:lineRule="auto"/><w:jc w:val="both"/>',
+        f'{FONT}<w:sz w:val="20"/><w:szCs w:val="20"/><w:lang w:val="en-GB"/>',
+    )
+    _replace_props(
+        by_id["Heading1"],
+        f'<w:keepNext/><w:keepLines/><w:numPr><w:numId w:val="{NUM_LEGAL}"/></w:numPr>'
+        '<w:spacing w:before="280" w:after="140"/><w:jc w:val="left"/><w:outlineLvl w:val="0"/>',
+        f'{FONT}<w:b/><w:bCs/><w:caps/><w:sz w:val="20"/><w:szCs w:val="20"/>',
+    )
+    _replace_props(
+        by_id["Heading2"],
+        f'<w:numPr><w:ilvl w:val="1"/><w:numId w:val="{NUM_LEGAL}"/></w:numPr>'
+        '<w:spacing w:before="0" w:after="140"/><w:outlineLvl w:val="1"/>',
+        f'{FONT}<w:sz w:val="20"/><w:szCs w:val="20"/>',
+    )
+    for char_id in ("Heading1Char", "Heading2Char"):
+        _replace_props(by_id[char_id], "", f"{FONT}<w:b/>" if char_id == "Heading1Char" else FONT)
+    tabs = (
+        f'<w:tabs><w:tab w:val="center" w:pos="{TEXT_WIDTH // 2}"/>'
+        f'<w:tab w:val="right" w:pos="{TEXT_WIDTH}"/></w:tabs>'
+    )
+    for hf in ("Header", "Footer"):
+        _replace_props(
+            by_id[hf],
+            f'{tabs}<w:spacing w:after="0" w:line="240" w:lineRule="auto"/><w:jc w:val="left"/>',
+            '<w:sz w:val="16"/><w:szCs w:val="16"/>',
+        )
+    for kind, style_id, name, based_on, ppr, rpr in NEW_STYLES:
+        styles.append(
+            parse_xml(
+                f'<w:style {nsdecls("w")} w:type="{kind}" w:styleId="{style_id}">'
+                f'<w:name w:val="{name}"/><w:basedOn w:val="{based_on}"/>'
+                f'<w:uiPriority w:val="99"/><w:qFormat/>{ppr}'
+                f'{f"<w:rPr>{rpr}</w:rPr>" if rpr else ""}</w:style>'
+            )
+        )
+
+
+def _lvl(
+    ilvl: int,
+    fmt: str,
+    text: str,
+    left: int,
+    hanging: int,
+    pstyle: str = "",
+    bold: bool = False,
+    font: str = "",
+) -> str:
+    """One ``w:lvl``; ``pstyle`` is the back-link Word writes for style-linked levels."""
+    return (
+        f'<w:lvl w:ilvl="{ilvl}"><w:start w:val="1"/><w:numFmt w:val="{fmt}"/>'
+        + (f'<w:pStyle w:val="{pstyle}"/>' if pstyle else "")
+        + f'<w:lvlText w:val="{text}"/><w:lvlJc w:val="left"/>'
+        f'<w:pPr><w:tabs><w:tab w:val="num" w:pos="{left}"/></w:tabs>'
+        f'<w:ind w:left="{left}" w:hanging="{hanging}"/></w:pPr>'
+        + (f"<w:rPr>{font}{'<w:b/>' if bold else ''}</w:rPr>" if bold or font else "")
+        + "</w:lvl>"
+    )
+
+
+def _abstract(abs_id: int, nsid: str, name: str, levels: Iterable[str], multi: bool = True) -> str:
+    return (
+        f'<w:abstractNum {nsdecls("w")} w:abstractNumId="{abs_id}"><w:nsid w:val="{nsid}"/>'
+        f'<w:multiLevelType w:val="{"multilevel" if multi else "singleLevel"}"/>'
+        f'<w:tmpl w:val="{nsid[::-1]}"/><w:name w:val="{name}"/>{"".join(levels)}</w:abstractNum>'
+    )
+
+
+def legal_abstract_num() -> str:
+    """The contract's clause numbering: 1. / 1.1 / (a) / (i), then deeper fallback levels.
+
+    Levels 0 and 1 point back at Heading 1 / Heading 2 (``w:pStyle``); levels 2 and 3 are
+    applied with direct ``w:numPr`` on the sub-clause paragraphs.
+    """
+    levels = [
+        _lvl(0, "decimal", "%1.", 720, 720, "Heading1", bold=True),
+        _lvl(1, "decimal", "%1.%2", 720, 720, "Heading2"),
+        _lvl(2, "lowerLetter", "(%3)", 1440, 720),
+        _lvl(3, "lowerRoman", "(%4)", 2160, 720),
+        _lvl(4, "upperLetter", "(%5)", 2880, 720),
+        _lvl(5, "decimal", "(%6)", 3600, 720),
+        _lvl(6, "lowerLetter", "%7)", 4320, 720),
+        _lvl(7, "lowerRoman", "%8)", 5040, 720),
+        _lvl(8, "decimal", "%9.", 5760, 720),
+    ]
+    return _abstract(ABS_LEGAL, "4E57A1C3", "MSA Legal Numbering", levels)
+
+
+def configure_numbering(doc: DocxDocument) -> None:
+    """Add our abstract lists and their instances to the template's numbering.xml.
+
+    Schedule parts get their own restarting instances later (:meth:`Renderer.restart`).
+    """
+    numbering = doc.part.numbering_part.element
+    schedule_levels = [
+        _lvl(0, "decimal", "%1.", 720, 720, bold=True),
+        _lvl(1, "decimal", "%1.%2", 720, 720),
+        _lvl(2, "lowerLetter", "(%3)", 1440, 720),
+        _lvl(3, "lowerRoman", "(%4)", 2160, 720),
+    ]
+    abstracts = [
+        legal_abstract_num(),
+        _abstract(ABS_SCHEDULE, "4E57A1C4", "MSA Schedule Numbering", schedule_levels),
+        _abstract(ABS_BULLET, "4E57A1C5", "MSA Bullets",
+                  [_lvl(0, "bullet", "\u2022", 1080, 360)], multi=False),
+        _abstract(ABS_PARTIES, "4E57A1C6", "MSA Parties",
+                  [_lvl(0, "decimal", "(%1)", 720, 720, bold=True)], multi=False),
+        _abstract(ABS_RECITALS, "4E57A1C7", "MSA Recitals",
+                  [_lvl(0, "upperLetter", "(%1)", 720, 720)], multi=False),
+    ]
+    last_abstract = numbering.findall(w("abstractNum"))[-1]
+    for xml in reversed(abstracts):
+        last_abstract.addnext(parse_xml(xml))
+    nums = [(NUM_LEGAL, ABS_LEGAL), (NUM_BULLET, ABS_BULLET), (NUM_PARTIES, ABS_PARTIES),
+            (NUM_RECITALS, ABS_RECITALS)]
+    last_num = numbering.findall(w("num"))[-1]
+    new_nums = [
+        f'<w:num {nsdecls("w")} w:numId="{num_id}"><w:abstractNumId w:val="{abs_id}"/></w:num>'
+        for num_id, abs_id in nums
+    ]
+    for xml in reversed(new_nums):
+        last_num.addnext(parse_xml(xml))
+
+
+# --------------------------------------------------------------------------------------------
+# The document writer: paragraphs, runs, revisions, comments, footnotes, tables
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class CommentEntry:
+    """One comment of a thread; the first entry is the parent, later ones are replies."""
+
+    author: str
+    text: str
+
+
+@dataclass
+class Thread:
+    """A comment thread as the reviewer sees it in Word's margin."""
+
+    entries: list[CommentEntry]
+    resolved: bool = False
+
+
+@dataclass
+class CommentRecord:
+    """A comment as written to comments.xml, with the ids needed by the companion parts."""
+
+    comment_id: int
+    author: str
+    date: str
+    text: str
+    parent: CommentRecord | None
+    done: bool
+    para_id: str = ""
+
+
+class Clock:
+    """Hands out increasing, fixed timestamps per author so that dates are deterministic."""
+
+    def __init__(self) -> None:
+        self._next = dict(SESSION_START)
+
+    def stamp(self, author: str) -> str:
+        """The next timestamp for ``author`` as Word writes it (UTC, no fractions)."""
+        value = self._next[author]
+        self._next[author] = value + dt.timedelta(minutes=2)
+        return value.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+class Writer:
+    """Appends content to the body of a python-docx document, lxml element by element.
+
+    python-docx has no API for tracked changes, comment threads, footnotes or numbering, so
+    paragraphs are built directly; python-docx is only used for tables (its cell/width API).
+    """
+
+    def __init__(self, doc: DocxDocument, threads: dict[str, Thread]) -> None:
+        self.doc = doc
+        self.body = doc.element.body
+        self.sect_pr = self.body.find(w("sectPr"))
+        self.threads = threads
+        self.used_threads: set[str] = set()
+        self.reviser = COUNSEL
+        self.clock = Clock()
+        self._ids = iter(range(FIRST_ANNOTATION_ID, 10_000_000))
+        self.footnotes: list[str] = []
+        self.comments: list[CommentRecord] = []
+        self.revision_authors: set[str] = set()
+        self.revision_count = 0
+        self.table_count = 0
+
+    # -- paragraphs ---------------------------------------------------------------------------
+
+    def paragraph(
+        self,
+        style: str,
+        markup: str = "",
+        num: tuple[int, int] | None = None,
+        *,
+        jc: str = "",
+        keep_next: bool = False,
+        inserted: bool = False,
+        parent: etree._Element | None = None,
+    ) -> etree._Element:
+        """Append one paragraph (to the body unless ``parent`` is given) and fill it.
+
+        ``num`` is (numId, ilvl) for direct numbering; ``inserted`` marks the whole paragraph,
+        including its paragraph mark, as a pending insertion by the current reviser.
+        """
+        p = etree.Element(w("p"))
+        ppr = sub(p, "pPr")
+        sub(ppr, "pStyle", val=style)
+        if keep_next:
+            sub(ppr, "keepNext")
+        if num is not None:
+            num_pr = sub(ppr, "numPr")
+            sub(num_pr, "ilvl", val=str(num[1]))
+            sub(num_pr, "numId", val=str(num[0]))
+        if jc:
+            sub(ppr, "jc", val=jc)
+        if inserted:
+            self._revision(sub(sub(ppr, "rPr"), "ins"))
+            markup = f"[+{markup}+]"
+        if parent is None:
+            self.sect_pr.addprevious(p)
+        else:
+            parent.append(p)
+        self.fill(p, markup)
+        return p
+
+    def fill(self, p: etree._Element, markup: str) -> None:
+        """Append the runs for ``markup`` to paragraph ``p``."""
+        self._emit(p, parse_markup(markup), bold=False, mode="")
+
+    def page_break(self) -> None:
+        """A paragraph holding only a page break (used after the cover page)."""
+        p = etree.Element(w("p"))
+        sub(sub(p, "r"), "br", type="page")
+        self.sect_pr.addprevious(p)
+
+    # -- runs and mark-up -----------------------------------------------------------------------
+
+    def _revision(self, el: etree._Element) -> etree._Element:
+        """Stamp a w:ins / w:del / w:rPrChange with a unique id, the reviser and a fixed date."""
+        el.set(w("id"), str(next(self._ids)))
+        el.set(w("author"), self.reviser)
+        el.set(w("date"), self.clock.stamp(self.reviser))
+        self.revision_authors.add(self.reviser)
+        self.revision_count += 1
+        return el
+
+    def _run(self, parent: etree._Element, text: str, bold: bool, deleted: bool,
+             reformatted: bool = False) -> None:
+        r = sub(parent, "r")
+        if bold or reformatted:
+            rpr = sub(r, "rPr")
+            sub(rpr, "b")
+            sub(rpr, "bCs")
+            if reformatted:
+                change = self._revision(sub(rpr, "rPrChange"))
+                old = sub(change, "rPr")
+                if bold:
+                    sub(old, "b")
+                    sub(old, "bCs")
+        for i, piece in enumerate(text.split("\t")):
+            if i:
+                sub(r, "tab")
+            if piece:
+                t = sub(r, "delText" if deleted else "t")
+                t.text = piece
+                if piece != piece.strip():
+                    t.set(XML_SPACE, "preserve")
+
+    def _emit(self, parent: etree._Element, nodes: Sequence[Node], bold: bool, mode: str) -> None:
+        for node in nodes:
+            if node.kind == "text":
+                self._run(parent, node.text, bold, deleted=mode == "del")
+            elif node.kind == "bold":
+                self._emit(parent, node.children, True, mode)
+            elif node.kind in ("ins", "del"):
+                wrapper = self._revision(sub(parent, node.kind))
+                self._emit(wrapper, node.children, bold, node.kind)
+            elif node.kind == "fmt":
+                self._run(parent, node.plain(), bold, deleted=mode == "del", reformatted=True)
+            elif node.kind == "fn":
+                self.footnotes.append(node.plain().strip())
+                r = sub(parent, "r")
+                sub(sub(r, "rPr"), "rStyle", val="FootnoteReference")
+                sub(r, "footnoteReference", id=str(len(self.footnotes)))
+            elif node.kind == "comment":
+                self._comment(parent, node, bold)
+
+    def _comment(self, parent: etree._Element, node: Node, bold: bool) -> None:
+        """Anchor thread ``node.key``: nested ranges, one reference run per comment, as Word does."""
+        if node.key in self.used_threads:
+            raise ValueError(f"comment thread {node.key!r} anchored twice")
+        self.used_threads.add(node.key)
+        thread = self.threads[node.key]
+        records: list[CommentRecord] = []
+        for entry in thread.entries:
+            record = CommentRecord(
+                comment_id=next(self._ids),
+                author=entry.author,
+                date=self.clock.stamp(entry.author),
+                text=entry.text,
+                parent=records[0] if records else None,
+                done=thread.resolved,
+            )
+            records.append(record)
+            self.comments.append(record)
+            sub(parent, "commentRangeStart", id=str(record.comment_id))
+        self._emit(parent, node.children, bold, mode="")
+        for record in records:
+            sub(parent, "commentRangeEnd", id=str(record.comment_id))
+            r = sub(parent, "r")
+            sub(sub(r, "rPr"), "rStyle", val="CommentReference")
+            sub(r, "commentReference", id=str(record.comment_id))
+
+    # -- tables ---------------------------------------------------------------------------------
+
+    def table(
+        self,
+        header: Sequence[str],
+        rows: Sequence[Sequence[str]],
+        widths: Sequence[int],
+        *,
+        total: Sequence[str] | None = None,
+        right_align: Iterable[int] = (),
+        bordered: bool = True,
+    ) -> None:
+        """A Word table: repeating shaded header row, body rows, optional bold total row.
+
+        Cell texts use the same inline mark-up as paragraphs (so a fee can carry a revision).
+        """
+        all_rows = ([list(header)] if header else []) + [list(r) for r in rows]
+        if total is not None:
+            all_rows.append(list(total))
+        # Document.add_table() would look the section up with a whole-document XPath on every
+        # call (quadratic on the 300-page contract), so the table element is built directly.
+        tbl = CT_Tbl.new_tbl(len(all_rows), len(widths), Twips(TEXT_WIDTH))
+        if bordered:
+            tbl.tblPr.style = "TableGrid"
+        self.sect_pr.addprevious(tbl)
+        table = Table(tbl, self.doc)
+        right = set(right_align)
+        for col, width in zip(table.columns, widths, strict=True):
+            col.width = Twips(width)
+        for row_index, (row, values) in enumerate(zip(table.rows, all_rows, strict=True)):
+            is_header = bool(header) and row_index == 0
+            is_total = total is not None and row_index == len(all_rows) - 1
+            if is_header:
+                tr_pr = row._tr.get_or_add_trPr()
+                sub(tr_pr, "cantSplit")
+                sub(tr_pr, "tblHeader")
+            for col_index, (cell, value) in enumerate(zip(row.cells, values, strict=True)):
+                cell.width = Twips(widths[col_index])
+                if bordered and (is_header or is_total):
+                    sub(cell._tc.get_or_add_tcPr(), "shd", val="clear", color="auto",
+                        fill="D9D9D9" if is_header else "F2F2F2")
+                jc = "right" if col_index in right and not is_header else "left"
+                for line_no, line in enumerate(value.split("\n")):
+                    markup = f"**{line}**" if (is_header or is_total) and line else line
+                    if line_no == 0:  # python-docx gives every new cell one empty paragraph
+                        p = cell.paragraphs[0]._p
+                        ppr = sub(p, "pPr")
+                        sub(ppr, "pStyle", val="TableText")
+                        sub(ppr, "jc", val=jc)
+                        self.fill(p, markup)
+                    else:
+                        self.paragraph("TableText", markup, jc=jc, parent=cell._tc)
+        self.table_count += 1
+        # A short spacer paragraph keeps consecutive tables apart, as drafters do.
+        self.paragraph("TableText", "")
+
+
+# --------------------------------------------------------------------------------------------
+# Contract content
+# --------------------------------------------------------------------------------------------
+
+SubItem = str | tuple[str, Sequence[str]]
+
+
+@dataclass
+class Clause:
+    """A numbered clause (Heading 2, "1.1") with optional (a)/(i) items and body paragraphs."""
+
+    text: str
+    title: str = ""
+    subs: Sequence[SubItem] = ()
+    after: Sequence[str] = ()
+    inserted: bool = False
+
+
+@dataclass
+class Article:
+    """A numbered article (Heading 1, "1.") made of clauses; ``key`` feeds cross-references."""
+
+    key: str
+    title: str
+    clauses: Sequence[Clause]
+
+
+def C(text: str, *subs: SubItem, title: str = "", after: Sequence[str] = (),
+      inserted: bool = False) -> Clause:
+    """Short constructor so the clause texts below stay readable."""
+    return Clause(text, title, subs, after, inserted)
+
+
+DEFINITIONS = [
+    "\u201c**Affiliate**\u201d means, in relation to a party, any entity that directly or indirectly "
+    "controls, is controlled by, or is under common control with that party from time to time, "
+    "and \u201c**control**\u201d has the meaning given in section 1124 of the Corporation Tax Act 2010;",
+    "\u201c**Agreement**\u201d means this master services agreement, including its Schedules and any "
+    "Statement of Work entered into under it;",
+    "\u201c**Applicable Law**\u201d means all laws, statutes, regulations and codes from time to time "
+    "in force in England and Wales, and any binding guidance, rules or requirements of any "
+    "Regulator, in each case to the extent applicable to a party or to the Services;",
+    "\u201c**[@bday|Business Day@]**\u201d means a day other than a Saturday, Sunday or public "
+    "holiday in England when banks in London are open for business;",
+    "\u201c**Charges**\u201d means the charges payable by the Customer for the Services, as set out "
+    "in {sch_charges} (Charges);",
+    "\u201c**Commencement Date**\u201d means the date on which this Agreement has been signed by "
+    "both parties;",
+    "\u201c**Confidential Information**\u201d means all information of a confidential nature "
+    "(however recorded or preserved) disclosed by or on behalf of a party or its Affiliates to "
+    "the other party in connection with this Agreement, including Customer Data, information "
+    "relating to the business, customers, systems and regulatory affairs of the Customer, and "
+    "the terms of this Agreement;",
+    "\u201c**Customer Data**\u201d means all data (including Personal Data) supplied by or on behalf "
+    "of the Customer or its Affiliates, or generated, processed or stored by the Supplier in "
+    "the course of providing the Services, together with all outputs derived from such data;",
+    "\u201c**Data Protection Legislation**\u201d means the UK GDPR[^As defined in section 3(10) (as "
+    "supplemented by section 205(4)) of the Data Protection Act 2018.^], the Data Protection Act "
+    "2018, the Privacy and Electronic Communications (EC Directive) Regulations 2003 and all "
+    "other legislation relating to the processing of personal data in force in the United "
+    "Kingdom from time to time;",
+    "\u201c**Deliverables**\u201d means all documents, products, software configurations, models "
+    "and materials developed by the Supplier or its agents, subcontractors and personnel as "
+    "part of or in relation to the Services, in any form;",
+    "\u201c**Good Industry Practice**\u201d means the exercise of that degree of skill, care, "
+    "prudence, efficiency, foresight and timeliness as would be expected from a leading "
+    "supplier of services similar to the Services to regulated financial institutions in the "
+    "United Kingdom;",
+    "\u201c**Intellectual Property Rights**\u201d means patents, rights to inventions, copyright and "
+    "related rights, trade marks, rights in get-up, rights in goodwill, rights in designs, "
+    "database rights, rights to use and protect the confidentiality of confidential "
+    "information (including know-how), and all other intellectual property rights, in each "
+    "case whether registered or unregistered, and all similar or equivalent rights anywhere "
+    "in the world;",
+    "\u201c**Personal Data**\u201d, \u201c**Controller**\u201d, \u201c**Processor**\u201d, "
+    "\u201c**Data Subject**\u201d and \u201c**Personal Data Breach**\u201d have the meanings given "
+    "in the Data Protection Legislation;",
+    "\u201c**Regulator**\u201d means the Financial Conduct Authority, the Prudential Regulation "
+    "Authority[^Each as constituted under the Financial Services and Markets Act 2000, as "
+    "amended by the Financial Services Act 2012.^], the Bank of England, the Information "
+    "Commissioner and any other body which has regulatory or supervisory authority over the "
+    "Customer or any of its Affiliates from time to time;",
+    "\u201c**Services**\u201d means the services, including the Deliverables, to be provided by the "
+    "Supplier under this Agreement as described in {sch_services} (Services Description) and "
+    "in any Statement of Work;",
+    "\u201c**Service Credits**\u201d means the sums calculated in accordance with {sch_services} "
+    "which are deducted from the Charges where the Supplier fails to meet a Service Level;",
+    "\u201c**Service Levels**\u201d means the service levels set out in {sch_services} to which the "
+    "Services are to be provided;",
+    "\u201c**Statement of Work**\u201d means a statement of work in the form agreed by the parties "
+    "and signed by both of them in accordance with clause {cl_services}.5;",
+    "\u201c**Supplier Personnel**\u201d means all employees, officers, staff, other workers, agents "
+    "and consultants of the Supplier and of any of its subcontractors who are engaged in the "
+    "performance of the Services from time to time; and",
+    "\u201c**Term**\u201d means the Initial Term together with any Extension Period.",
+]
+
+
+def core_articles() -> list[Article]:
+    """The body every scale carries: a complete, conventional UK-law services agreement."""
+    return [
+        Article("definitions", "Definitions and interpretation", [
+            C("In this Agreement the following definitions apply:", after=DEFINITIONS),
+            C("Clause, Schedule and paragraph headings shall not affect the interpretation of "
+              "this Agreement. The Schedules form part of this Agreement and shall have effect "
+              "as if set out in full in the body of this Agreement."),
+            C("A reference to a statute or statutory provision is a reference to it as amended, "
+              "extended or re-enacted from time to time, and includes all subordinate "
+              "legislation made from time to time under that statute or statutory provision."),
+            C("Unless the context otherwise requires, words in the singular shall include the "
+              "plural and in the plural shall include the singular, and a reference to one "
+              "gender shall include a reference to the other genders."),
+            C("Any words following the terms **including**, **include**, **in particular**, "
+              "**for example** or any similar expression shall be construed as illustrative "
+              "and shall not limit the sense of the words preceding those terms."),
+            C("If there is any conflict or inconsistency between the provisions of this "
+              "Agreement, the following order of precedence shall apply, in descending order:",
+              "the clauses of this Agreement;",
+              "{sch_charges} (Charges);",
+              "{sch_services} (Services Description); and",
+              "any Statement of Work, save where the Statement of Work expressly states that it "
+              "is to take precedence over a specified provision of this Agreement."),
+        ]),
+        Article("term", "Commencement and term", [
+            C("This Agreement shall commence on the Commencement Date and shall continue for an "
+              "initial term of three years (the \u201c**Initial Term**\u201d), unless terminated "
+              "earlier in accordance with its terms."),
+            C("The Customer may extend this Agreement beyond the Initial Term by giving the "
+              "Supplier not less than three months\u2019 written notice before the end of the "
+              "Initial Term or the then-current Extension Period, on one or more occasions, for "
+              "further periods of twelve months each (each an \u201c**Extension Period**\u201d), "
+              "provided that the Term shall not exceed five years in aggregate."),
+        ]),
+        Article("services", "Supply of services", [
+            C("The Supplier shall provide the Services to the Customer from the Commencement "
+              "Date in accordance with this Agreement.", title="Provision of the Services"),
+            C("In providing the Services, the Supplier shall:",
+              "co-operate with the Customer in all matters relating to the Services and comply "
+              "with all reasonable instructions of the Customer;",
+              "perform the Services with the best care, skill and diligence in accordance with "
+              "Good Industry Practice;",
+              "use personnel who are suitably skilled and experienced to perform the tasks "
+              "assigned to them, and in sufficient number to ensure that the Supplier\u2019s "
+              "obligations are fulfilled in accordance with this Agreement;",
+              "ensure that the Services and Deliverables conform in all respects with the "
+              "descriptions set out in {sch_services} and any Statement of Work;",
+              ("comply with Applicable Law and with the following policies of the Customer, "
+               "as notified to the Supplier in writing from time to time:", [
+                   "the Customer\u2019s information security policy;",
+                   "the Customer\u2019s acceptable use policy for systems and networks; and",
+                   "the Customer\u2019s supplier code of conduct;",
+               ]),
+              "observe all health and safety rules and regulations and any other security "
+              "requirements that apply at any of the Customer\u2019s premises; and",
+              "notify the Customer in writing immediately upon becoming aware of any actual or "
+              "anticipated failure to perform its obligations under this Agreement.",
+              title="Standard of performance"),
+            C("The Supplier shall meet or exceed the Service Levels. If the Supplier fails to "
+              "meet any Service Level, the Supplier shall credit the Customer with the "
+              "applicable Service Credits against the next invoice. The parties agree that "
+              "Service Credits are a price adjustment reflecting the reduced value of the "
+              "Services[+, and are without prejudice to any other rights or remedies of the "
+              "Customer+]. [-Service Credits shall be the Customer\u2019s sole and exclusive "
+              "remedy for any failure to meet the Service Levels.-]",
+              title="Service Levels"),
+            C("The Supplier shall not subcontract any of its obligations under this Agreement "
+              "without the prior written consent of the Customer. The Supplier shall remain "
+              "responsible for all acts and omissions of its subcontractors as if they were its "
+              "own.", title="Subcontracting"),
+            C("Either party may propose that additional services be provided under this "
+              "Agreement. No Statement of Work shall be binding until it has been signed by an "
+              "authorised signatory of each party, whereupon it shall be governed by the terms "
+              "of this Agreement.", title="Statements of Work"),
+        ]),
+        Article("customer", "Customer obligations", [
+            C("The Customer shall:",
+              "provide the Supplier with reasonable access to the Customer\u2019s premises, "
+              "systems and personnel as reasonably required by the Supplier to provide the "
+              "Services;",
+              "provide such information as the Supplier may reasonably request in order to "
+              "provide the Services, and ensure that such information is accurate in all "
+              "material respects; and",
+              "appoint a contract manager who shall have the authority to act on behalf of the "
+              "Customer in all day-to-day matters relating to the Services."),
+            C("If the Supplier\u2019s performance of its obligations is prevented or delayed by "
+              "any act or omission of the Customer in breach of this Agreement (a "
+              "\u201c**Customer Default**\u201d), the Supplier shall be relieved from the "
+              "performance of the affected obligations to the extent of the Customer Default, "
+              "provided that the Supplier notifies the Customer in writing of the Customer "
+              "Default within five Business Days of becoming aware of it and uses all "
+              "reasonable endeavours to mitigate its effect.", title="Customer Default"),
+        ]),
+        Article("charges", "Charges and payment", [
+            C("In consideration of the provision of the Services, the Customer shall pay the "
+              "Charges in accordance with this clause {cl_charges} and {sch_charges}."),
+            C("The Supplier shall invoice the Customer monthly in arrears. Each invoice shall "
+              "quote the Customer\u2019s purchase order number and shall be accompanied by such "
+              "supporting information as the Customer may reasonably require to verify the "
+              "Charges invoiced."),
+            C("The Customer shall pay each valid and undisputed invoice within [-thirty (30)-]"
+              "[+forty-five (45)+] days of the date on which it is received, to a bank account "
+              "nominated in writing by the Supplier.", title="Payment"),
+            C("All amounts payable by the Customer under this Agreement are exclusive of value "
+              "added tax, which shall be payable by the Customer at the applicable rate against "
+              "receipt of a valid VAT invoice."),
+            C("If the Customer fails to pay any undisputed amount by the due date, the Supplier "
+              "may charge interest on the overdue amount at the rate of 2 per cent per annum "
+              "above the Bank of England\u2019s base rate from time to time[^The parties agree "
+              "that this rate is a substantial remedy for late payment for the purposes of "
+              "section 8 of the Late Payment of Commercial Debts (Interest) Act 1998.^], from "
+              "the due date until the date of actual payment.", title="Late payment"),
+            C("If the Customer disputes any invoice in good faith, it shall notify the Supplier "
+              "within fifteen Business Days of receipt, and shall pay any undisputed part of "
+              "the invoice in accordance with clause {cl_charges}.3. The parties shall resolve "
+              "the dispute in accordance with clause {cl_governing_law}."),
+            C("The Supplier may increase the Charges [@index|once in each contract year, with "
+              "effect from each anniversary of the Commencement Date, by a percentage not "
+              "exceeding the percentage increase in the Consumer Prices Index@][^The all-items "
+              "Consumer Prices Index published by the Office for National Statistics (series "
+              "D7BT) for the twelve months ending with the most recently published month.^] "
+              "over the preceding twelve months.", title="Indexation"),
+            C("The Customer may, without limiting its other rights or remedies, set off any "
+              "amount owing to it by the Supplier against any amount payable by the Customer to "
+              "the Supplier under this Agreement.", title="Set-off"),
+        ]),
+        Article("change", "Change control", [
+            C("Either party may request a change to the scope or execution of the Services. "
+              "Within ten Business Days of a request by the Customer, or together with a "
+              "request by the Supplier, the Supplier shall provide a written estimate setting "
+              "out:",
+              "the likely time required to implement the change;",
+              "any necessary variations to the Charges arising from the change;",
+              "the likely effect of the change on the Services and the Service Levels; and",
+              "any other impact of the change on the terms of this Agreement."),
+            C("No change shall be binding on either party until it has been recorded in a "
+              "written change note signed by an authorised signatory of each party."),
+        ]),
+        Article("confidentiality", "Confidentiality", [
+            C("Each party undertakes that it shall not at any time during this Agreement, and "
+              "for a period of five years after its termination or expiry, disclose to any "
+              "person any Confidential Information of the other party, except as permitted by "
+              "clause {cl_confidentiality}.2."),
+            C("Each party may disclose the other party\u2019s Confidential Information:",
+              "to its employees, officers, representatives, subcontractors or advisers who need "
+              "to know such information for the purposes of exercising the party\u2019s rights "
+              "or carrying out its obligations under or in connection with this Agreement, "
+              "provided that the disclosing party ensures that they comply with this clause "
+              "{cl_confidentiality}; and",
+              "as may be required by law, a court of competent jurisdiction or any Regulator, "
+              "and the Customer may in any event disclose this Agreement and any information "
+              "relating to the Services to a Regulator without notice to the Supplier."),
+            C("Neither party shall use the other party\u2019s Confidential Information for any "
+              "purpose other than to exercise its rights and perform its obligations under or "
+              "in connection with this Agreement."),
+            C("The obligations in this clause {cl_confidentiality} shall not apply to "
+              "information which the receiving party can demonstrate is or becomes generally "
+              "available to the public other than through its breach of this Agreement, or was "
+              "lawfully in its possession free of any obligation of confidence before it was "
+              "disclosed."),
+        ]),
+        Article("ip", "Intellectual property", [
+            C("As between the parties, the Customer shall own all Intellectual Property Rights "
+              "in the Customer Data. The Supplier shall not acquire any right, title or interest "
+              "in the Customer Data other than the limited right to use it to provide the "
+              "Services."),
+            C("The Supplier and its licensors shall retain ownership of all Intellectual "
+              "Property Rights in the Supplier\u2019s platform, software, methodologies and "
+              "materials existing at the Commencement Date or developed independently of this "
+              "Agreement (\u201c**Supplier Materials**\u201d)."),
+            C("The Supplier hereby assigns to the Customer, with full title guarantee and free "
+              "from all third-party rights, all Intellectual Property Rights in the "
+              "Deliverables that are created specifically for the Customer, with effect from "
+              "their creation."),
+            C("The Supplier grants to the Customer and its Affiliates a non-exclusive, "
+              "royalty-free, worldwide licence during the Term to use the Supplier Materials "
+              "to the extent necessary to receive and use the Services and the Deliverables."),
+        ]),
+        Article("warranties", "Warranties", [
+            C("Each party warrants that:",
+              "it has full capacity and authority to enter into and to perform this Agreement;",
+              "this Agreement is executed by its duly authorised representative; and",
+              "there are no actions, suits or proceedings pending or, to its knowledge, "
+              "threatened against it that might affect its ability to meet its obligations "
+              "under this Agreement."),
+            C("The Supplier warrants that:",
+              "the Services will be performed with all reasonable skill and care and in "
+              "accordance with Good Industry Practice;",
+              "the Deliverables will be free from material defects for a period of ninety "
+              "days from their acceptance by the Customer;",
+              "it will not introduce into the Customer\u2019s systems any virus, ransomware or "
+              "other malicious code; and",
+              "it holds, and will maintain throughout the Term, all licences, consents and "
+              "permissions required to provide the Services."),
+            C("Except as expressly set out in this Agreement, [~all warranties, conditions and "
+              "other terms implied by statute or common law are, to the fullest extent "
+              "permitted by law, excluded from this Agreement~]."),
+        ]),
+        Article("liability", "Limitation of liability", [
+            C("Nothing in this Agreement limits or excludes either party\u2019s liability for:",
+              "death or personal injury caused by its negligence;",
+              "fraud or fraudulent misrepresentation;",
+              "breach of the terms implied by section 2 of the Supply of Goods and Services "
+              "Act 1982; or",
+              "any other liability which cannot be limited or excluded by Applicable Law."),
+            C("Subject to clause {cl_liability}.1, neither party shall be liable to the other, "
+              "whether in contract, tort (including negligence), breach of statutory duty or "
+              "otherwise, for any:",
+              "loss of profits;",
+              "loss of sales or business;",
+              "loss of agreements or contracts;",
+              "loss of anticipated savings;",
+              "loss of or damage to goodwill; or",
+              "indirect or consequential loss."),
+            C("Subject to clause {cl_liability}.1, each party\u2019s total aggregate liability "
+              "arising under or in connection with this Agreement in each contract year shall "
+              "be limited to [@cap|[-100-][+150+] per cent of the total Charges paid or payable "
+              "in that contract year@]."),
+            C("The Supplier\u2019s liability for Service Credits shall count towards, and shall "
+              "not be in addition to, the limit in clause {cl_liability}.3."),
+            C("Notwithstanding clause {cl_liability}.2, the following losses shall be "
+              "recoverable by the Customer as direct losses: the costs of recreating or "
+              "reloading any lost or corrupted Customer Data, regulatory fines and penalties "
+              "to the extent lawfully recoverable, and the reasonable additional costs of "
+              "procuring replacement services for the remainder of the Term.", inserted=True),
+        ]),
+        Article("indemnities", "Indemnities", [
+            C("The Supplier shall indemnify the Customer and its Affiliates against all "
+              "liabilities, costs, expenses, damages and losses (including reasonable legal "
+              "fees) suffered or incurred by them arising out of or in connection with any "
+              "claim that the receipt or use of the Services or Deliverables infringes the "
+              "Intellectual Property Rights of a third party (an \u201c**IPR Claim**\u201d)."),
+            C("If any IPR Claim is made, or in the Supplier\u2019s reasonable opinion is likely "
+              "to be made, the Supplier shall at its own cost:",
+              "procure for the Customer the right to continue to use the affected Services or "
+              "Deliverables; or",
+              "modify or replace them so that they become non-infringing without any reduction "
+              "in functionality or performance."),
+            C("The indemnified party shall:",
+              "give the indemnifying party prompt written notice of the claim;",
+              "allow the indemnifying party to conduct all negotiations and proceedings, "
+              "subject to the Customer\u2019s right to approve any communication with a "
+              "Regulator; and",
+              "not make any admission relating to the claim without the indemnifying "
+              "party\u2019s prior written consent, not to be unreasonably withheld."),
+        ]),
+        Article("data_protection", "Data protection", [
+            C("Both parties shall comply with all applicable requirements of the Data "
+              "Protection Legislation. This clause {cl_data_protection} is in addition to, and "
+              "does not relieve, remove or replace, a party\u2019s obligations under the Data "
+              "Protection Legislation."),
+            C("The parties acknowledge that, for the purposes of the Data Protection "
+              "Legislation, the Customer is the Controller and the Supplier is the Processor "
+              "of the Personal Data processed in the course of the Services."),
+            C("The Supplier shall, in relation to any Personal Data processed in connection "
+              "with this Agreement:",
+              "process that Personal Data only on the documented written instructions of the "
+              "Customer, unless required to do otherwise by Applicable Law;",
+              "ensure that it has in place appropriate technical and organisational measures "
+              "to protect against unauthorised or unlawful processing of, and against "
+              "accidental loss, destruction or damage to, the Personal Data;",
+              "ensure that all Supplier Personnel who have access to the Personal Data are "
+              "obliged to keep it confidential;",
+              "not transfer any Personal Data outside the United Kingdom unless the prior "
+              "written consent of the Customer has been obtained and the transfer is made "
+              "under appropriate safeguards[^For a restricted transfer, the International Data "
+              "Transfer Agreement or the UK Addendum to the EU standard contractual clauses "
+              "issued under section 119A of the Data Protection Act 2018.^];",
+              "assist the Customer in responding to any request from a Data Subject and in "
+              "ensuring compliance with its obligations with respect to security, breach "
+              "notifications, impact assessments and consultations with Regulators;",
+              "notify the Customer without undue delay, and in any event within "
+              "[@breach|[-48-][+24+] hours@], on becoming aware of a Personal Data Breach;",
+              "at the written direction of the Customer, delete or return the Personal Data "
+              "and copies of it on termination of this Agreement; and",
+              "maintain complete and accurate records to demonstrate its compliance with this "
+              "clause {cl_data_protection} and allow for audits by the Customer or its "
+              "designated auditor."),
+            C("The Supplier shall not appoint any sub-processor without the prior written "
+              "consent of the Customer, and shall ensure that each sub-processor is bound by "
+              "written terms that are substantially similar to those set out in this clause "
+              "{cl_data_protection}."),
+        ]),
+        Article("termination", "Termination", [
+            C("Without affecting any other right or remedy available to it, either party may "
+              "terminate this Agreement with immediate effect by giving written notice to the "
+              "other party if:",
+              "the other party commits a material breach of this Agreement which is "
+              "irremediable or, if remediable, which it fails to remedy within thirty days "
+              "after being notified in writing to do so;",
+              ("the other party:", [
+                  "suspends, or threatens to suspend, payment of its debts;",
+                  "is unable to pay its debts as they fall due within the meaning of section "
+                  "123 of the Insolvency Act 1986;",
+                  "commences negotiations with all or any class of its creditors with a view "
+                  "to rescheduling any of its debts; or",
+                  "has an administrator, receiver or liquidator appointed over it or over "
+                  "any of its assets;",
+              ]),
+              "the other party suspends or ceases, or threatens to suspend or cease, carrying "
+              "on all or a substantial part of its business."),
+            C("The Customer may terminate this Agreement, or any Statement of Work, for "
+              "convenience at any time by giving the Supplier not less than [-180-][+90+] "
+              "days\u2019 written notice."),
+            C("The Customer may terminate this Agreement by written notice with effect from "
+              "the date specified in the notice if it is required to do so by a Regulator."),
+            C("On termination or expiry of this Agreement:",
+              "the Supplier shall return or destroy all Customer Data in accordance with "
+              "clause {cl_data_protection}.3;",
+              "the accrued rights and remedies of the parties as at termination shall not be "
+              "affected; and",
+              "any provision of this Agreement that expressly or by implication is intended to "
+              "come into or continue in force on or after termination shall remain in full "
+              "force and effect."),
+        ]),
+        Article("force_majeure", "Force majeure", [
+            C("Neither party shall be in breach of this Agreement nor liable for delay in "
+              "performing, or failure to perform, any of its obligations if such delay or "
+              "failure results from events, circumstances or causes beyond its reasonable "
+              "control, provided that the Supplier shall not be entitled to rely on this clause "
+              "to the extent that the event would have been prevented or mitigated by the "
+              "proper operation of its business continuity arrangements."),
+            C("If the period of delay or non-performance continues for sixty days, the party "
+              "not affected may terminate this Agreement by giving thirty days\u2019 written "
+              "notice to the affected party."),
+        ]),
+        Article("notices", "Notices", [
+            C("Any notice given to a party under or in connection with this Agreement shall be "
+              "in writing and shall be delivered by hand or by pre-paid first-class post or "
+              "other next working day delivery service at its registered office, or sent by "
+              "email to the address notified by that party for the purpose."),
+            C("Any notice shall be deemed to have been received:",
+              "if delivered by hand, at the time the notice is left at the proper address;",
+              "if sent by pre-paid first-class post or other next working day delivery "
+              "service, at 9.00 am on the second Business Day after posting; or",
+              "if sent by email, at the time of transmission or, if this time falls outside "
+              "business hours in the place of receipt, when business hours resume."),
+            C("This clause {cl_notices} does not apply to the service of any proceedings or "
+              "other documents in any legal action or other method of dispute resolution."),
+        ]),
+        Article("general", "General", [
+            C("Neither party shall assign, transfer, mortgage, charge, subcontract, delegate, "
+              "declare a trust over or deal in any other manner with any of its rights and "
+              "obligations under this Agreement without the prior written consent of the "
+              "other party, save that the Customer may assign this Agreement to any of its "
+              "Affiliates.", title="Assignment"),
+            C("This Agreement constitutes the entire agreement between the parties and "
+              "supersedes and extinguishes all previous agreements, promises, assurances, "
+              "warranties, representations and understandings between them, whether written "
+              "or oral, relating to its subject matter.", title="Entire agreement"),
+            C("No variation of this Agreement shall be effective unless it is in writing and "
+              "signed by the parties or their authorised representatives.", title="Variation"),
+            C("A failure or delay by a party to exercise any right or remedy provided under "
+              "this Agreement or by law shall not constitute a waiver of that or any other "
+              "right or remedy.", title="Waiver"),
+            C("If any provision or part-provision of this Agreement is or becomes invalid, "
+              "illegal or unenforceable, it shall be deemed modified to the minimum extent "
+              "necessary to make it valid, legal and enforceable.", title="Severance"),
+            C("Unless it expressly states otherwise, this Agreement does not give rise to any "
+              "rights under the Contracts (Rights of Third Parties) Act 1999 to enforce any "
+              "term of this Agreement, save that each Affiliate of the Customer may enforce "
+              "clause {cl_indemnities}.", title="Third party rights"),
+            C("This Agreement may be executed in any number of counterparts, each of which "
+              "when executed shall constitute a duplicate original, but all the counterparts "
+              "shall together constitute the one agreement.", title="Counterparts"),
+        ]),
+        Article("governing_law", "Governing law and jurisdiction", [
+            C("This Agreement and any dispute or claim (including non-contractual disputes or "
+              "claims) arising out of or in connection with it or its subject matter or "
+              "formation shall be governed by and construed in accordance with the law of "
+              "England and Wales."),
+            C("Each party irrevocably agrees that the courts of England and Wales shall have "
+              "exclusive jurisdiction to settle any dispute or claim arising out of or in "
+              "connection with this Agreement or its subject matter or formation."),
+        ]),
+    ]
+
+
+def base_threads() -> dict[str, Thread]:
+    """The comment threads anchored in the core articles (scale 1 shows exactly these)."""
+    return {
+        "cap": Thread([
+            CommentEntry(COUNSEL, "The Bank cannot accept a single cap. We require a separate "
+                         "cap of \u00a35,000,000 for breaches of clause {cl_confidentiality} "
+                         "(Confidentiality) and clause {cl_data_protection} (Data protection), "
+                         "in line with the Bank\u2019s outsourcing policy."),
+            CommentEntry(SUPPLIER_COUNSEL, "Northwind can consider a separate cap for data "
+                         "protection breaches only, at \u00a32,500,000, subject to confirmation "
+                         "from our insurers. 150 per cent of annual Charges is otherwise "
+                         "agreed."),
+        ]),
+        "bday": Thread([
+            CommentEntry(COUNSEL, "Should Scottish bank holidays be excluded as well? The "
+                         "Edinburgh operations team will be a user of the Services."),
+        ], resolved=True),
+        "index": Thread([
+            CommentEntry(COUNSEL, "Uncapped CPI indexation is not acceptable to the Bank. "
+                         "Please cap any increase at 3 per cent in any contract year."),
+        ]),
+        "breach": Thread([
+            CommentEntry(SUPPLIER_COUNSEL, "24 hours from awareness is not achievable where a "
+                         "sub-processor is involved. We propose an initial notification within "
+                         "24 hours and a full report within 72 hours."),
+        ]),
+    }
+
+
+def extended_articles() -> dict[str, list[Article]]:
+    """Articles a large regulated outsourcing adds; keyed by the core article they follow.
+
+    Used from ``--scale 2`` upwards: they make the big benchmark contract longer the way real
+    bank outsourcing agreements are longer, with the regulatory and resilience terms the
+    Prudential Regulation Authority expects for material outsourcing.
+    """
+    return {
+        "services": [
+            Article("personnel", "Supplier Personnel and key personnel", [
+                C("The Supplier shall ensure that each individual identified as key personnel "
+                  "in {sch_governance} (\u201c**Key Personnel**\u201d) is engaged in the "
+                  "provision of the Services for the periods and at the levels of commitment "
+                  "set out there."),
+                C("The Supplier shall not remove or replace any Key Personnel without the "
+                  "prior written consent of the Customer, except in the case of death, serious "
+                  "illness, parental leave, resignation or dismissal for cause, in which case "
+                  "the Supplier shall promptly propose a replacement of equivalent seniority "
+                  "and experience for the Customer\u2019s approval."),
+                C("The Supplier shall carry out the screening checks described in "
+                  "{sch_security} on all Supplier Personnel before they are given access to "
+                  "the Customer\u2019s premises, systems or Customer Data, and shall repeat "
+                  "those checks at the intervals required by the Customer\u2019s vetting "
+                  "standard.",
+                  "identity and right-to-work verification;",
+                  "a basic criminal record disclosure;",
+                  "a credit and directorship search; and",
+                  "verification of employment history for the previous three years."),
+                C("The Customer may, on reasonable grounds, require the Supplier to remove any "
+                  "individual from the provision of the Services, and the Supplier shall "
+                  "comply promptly and provide a suitably qualified replacement."),
+            ]),
+        ],
+        "data_protection": [
+            Article("security", "Information security", [
+                C("The Supplier shall comply with the security requirements set out in "
+                  "{sch_security} and shall maintain an information security management "
+                  "system certified to ISO/IEC 27001 throughout the Term."),
+                C("The Supplier shall notify the Customer without undue delay, and in any event "
+                  "within four hours, on becoming aware of any actual or suspected security "
+                  "incident affecting the Services, the Customer Data or any system used to "
+                  "provide the Services, and shall:",
+                  "take all steps necessary to contain and remedy the incident;",
+                  "provide the Customer with such information as it reasonably requests; and",
+                  "co-operate with any investigation by the Customer or a Regulator."),
+                C("The Supplier shall permit the Customer, at least once in each contract year "
+                  "and in any event following a security incident, to carry out or commission "
+                  "penetration testing of the systems used to provide the Services, on "
+                  "reasonable notice and at times agreed with the Supplier."),
+            ]),
+            Article("audit", "Audit and regulatory access", [
+                C("The Supplier shall grant to the Customer, its internal and external auditors "
+                  "and each Regulator full and unrestricted access to:",
+                  "the Supplier\u2019s premises, personnel and systems used in connection with "
+                  "the Services;",
+                  "all data, records and documents relating to the Services; and",
+                  "the Supplier\u2019s external auditors,",
+                  title="Access"),
+                C("Access by a Regulator shall not be conditional on prior notice or limited in "
+                  "frequency, and the Supplier shall co-operate fully with each Regulator in "
+                  "the exercise of its supervisory powers."),
+                C("Audits by the Customer shall be conducted on not less than ten Business "
+                  "Days\u2019 notice (save where the audit follows a material breach, a security "
+                  "incident or a request from a Regulator) and no more than once in any contract "
+                  "year, and the Customer shall use reasonable endeavours to minimise disruption "
+                  "to the Supplier\u2019s business."),
+                C("If an audit reveals that the Supplier has overcharged the Customer by more "
+                  "than five per cent in any period, the Supplier shall repay the overcharge "
+                  "with interest and reimburse the Customer\u2019s reasonable costs of the audit."),
+            ]),
+            Article("bcdr", "Business continuity and disaster recovery", [
+                C("The Supplier shall maintain a business continuity and disaster recovery plan "
+                  "for the Services (the \u201c**BCDR Plan**\u201d) that is consistent with Good "
+                  "Industry Practice and enables the Supplier to restore each important "
+                  "business service within the impact tolerance notified by the Customer."),
+                C("The Supplier shall test the BCDR Plan at least once in every contract year, "
+                  "shall invite the Customer to attend each test and shall provide a written "
+                  "report of the results, including any remedial actions, within ten Business "
+                  "Days of the test."),
+                C("On the occurrence of a disaster, the Supplier shall immediately invoke the "
+                  "BCDR Plan and shall keep the Customer informed of progress at the intervals "
+                  "set out in the BCDR Plan."),
+            ]),
+        ],
+        "indemnities": [
+            Article("insurance", "Insurance", [
+                C("The Supplier shall maintain in force, with a reputable insurance company, "
+                  "the following insurances during the Term and for six years after it:",
+                  "professional indemnity insurance of not less than \u00a310,000,000 for each "
+                  "claim;",
+                  "cyber liability insurance of not less than \u00a310,000,000 in the "
+                  "aggregate;",
+                  "public liability insurance of not less than \u00a35,000,000 for each claim; "
+                  "and",
+                  "employer\u2019s liability insurance as required by Applicable Law."),
+                C("The Supplier shall, on request, provide the Customer with copies of the "
+                  "insurance certificates and evidence that the premiums have been paid."),
+            ]),
+        ],
+        "termination": [
+            Article("exit", "Exit management", [
+                C("The Supplier shall maintain an exit plan complying with {sch_exit} and shall "
+                  "update it at least once in each contract year."),
+                C("During the exit period the Supplier shall continue to provide the Services "
+                  "and shall provide the exit assistance described in {sch_exit}, so as to "
+                  "ensure an orderly transfer of the Services to the Customer or a replacement "
+                  "supplier without disruption to the Customer\u2019s business."),
+                C("The Supplier shall not make any change to the Services, the Supplier "
+                  "Personnel or the systems used to provide the Services during the exit "
+                  "period which would be likely to impede the transfer of the Services."),
+            ]),
+            Article("step_in", "Step-in rights", [
+                C("If the Supplier commits a material breach, a Regulator requires the Customer "
+                  "to do so, or a disaster occurs which the Supplier fails to remedy in "
+                  "accordance with the BCDR Plan, the Customer may take action itself, or "
+                  "appoint a third party to take action, to perform the affected Services "
+                  "(\u201c**Step-In**\u201d)."),
+                C("During Step-In the Supplier shall co-operate fully with the Customer and any "
+                  "third party, shall provide access to the relevant systems, data and "
+                  "personnel, and shall not be entitled to the Charges for the affected "
+                  "Services to the extent they are performed by the Customer or the third "
+                  "party."),
+            ]),
+        ],
+        "force_majeure": [
+            Article("compliance", "Anti-bribery, anti-slavery and sanctions", [
+                C("The Supplier shall comply with all Applicable Law relating to anti-bribery "
+                  "and anti-corruption, including the Bribery Act 2010, and shall maintain "
+                  "adequate procedures designed to prevent any person associated with it "
+                  "from bribing another person."),
+                C("The Supplier shall comply with the Modern Slavery Act 2015 and shall publish "
+                  "an annual slavery and human trafficking statement where required to do so."),
+                C("The Supplier represents that neither it nor any of its Affiliates, directors "
+                  "or Supplier Personnel is a person subject to any sanctions administered by "
+                  "HM Treasury\u2019s Office of Financial Sanctions Implementation, the United "
+                  "Nations, the European Union or the United States, and shall notify the "
+                  "Customer immediately if that representation ceases to be true."),
+            ]),
+            Article("disputes", "Dispute resolution", [
+                C("If a dispute arises out of or in connection with this Agreement, the "
+                  "contract managers of the parties shall, within ten Business Days of a "
+                  "written request from either party, meet in good faith to resolve it."),
+                C("If the contract managers are unable to resolve the dispute within twenty "
+                  "Business Days, it shall be referred to the chief operating officer of the "
+                  "Supplier and the chief operating officer of the Customer\u2019s relevant "
+                  "division, who shall meet within ten Business Days to attempt to resolve it."),
+                C("If the dispute is not resolved at that meeting, the parties shall attempt to "
+                  "settle it by mediation in accordance with the model mediation procedure of "
+                  "the Centre for Effective Dispute Resolution, and either party may commence "
+                  "proceedings under clause {cl_governing_law} if the dispute is not settled "
+                  "within thirty days of the appointment of the mediator."),
+                C("Nothing in this clause {cl_disputes} shall prevent either party from seeking "
+                  "urgent injunctive or other interim relief from the courts."),
+            ]),
+        ],
+    }
+
+
+# -- Service modules (the parts of Schedule 1 and Schedule 2) -------------------------------------
+
+#: (domain, Customer function served, what the service is for)
+DOMAINS = [
+    ("Transaction Monitoring", "Financial Crime Compliance",
+     "identify patterns of account activity that may indicate money laundering or terrorist "
+     "financing and route them to the Customer\u2019s investigators for review"),
+    ("Regulatory Reporting", "Finance",
+     "produce validated data sets from which the Customer prepares its prudential returns to "
+     "the Prudential Regulation Authority"),
+    ("Sanctions Screening", "Financial Crime Compliance",
+     "screen customers and payments against the sanctions lists the Customer is required to "
+     "observe and escalate potential matches for decision"),
+    ("Credit Risk Scoring", "Retail Credit Risk",
+     "score applications for unsecured lending against the Customer\u2019s approved credit "
+     "policy and provide the explanatory factors behind each decision"),
+    ("Collections Analytics", "Retail Collections and Recoveries",
+     "prioritise customers in arrears for contact and identify those who may need forbearance "
+     "or specialist support"),
+    ("Liquidity Risk", "Treasury",
+     "calculate intraday and end-of-day liquidity positions and the metrics used in the "
+     "Customer\u2019s internal liquidity adequacy assessment"),
+    ("Fraud Detection", "Fraud Operations",
+     "score card and faster payments transactions for fraud risk in near real time and "
+     "support the investigation of confirmed fraud cases"),
+    ("Complaints Analytics", "Customer Operations",
+     "classify customer complaints by root cause and detect emerging themes that may indicate "
+     "customer harm"),
+    ("Mortgage Affordability", "Mortgages",
+     "assess the affordability of mortgage applications under stressed interest rate "
+     "scenarios in accordance with the Customer\u2019s lending policy"),
+    ("SME Lending Insights", "Business Banking",
+     "analyse the transactional behaviour of small business customers to support credit "
+     "limit reviews and early-warning monitoring"),
+    ("Payments Data Quality", "Payments",
+     "measure the completeness and accuracy of payment messages and identify the upstream "
+     "systems responsible for data defects"),
+    ("Model Risk Monitoring", "Model Risk Management",
+     "monitor the performance, stability and fairness of the Customer\u2019s production models "
+     "against the thresholds in its model risk policy"),
+    ("Climate Risk Analytics", "Sustainability",
+     "estimate the physical and transition climate risk of the Customer\u2019s lending "
+     "portfolios for its climate disclosures and scenario analysis"),
+    ("Consumer Duty Outcomes Monitoring", "Conduct Risk",
+     "measure the outcomes experienced by retail customers across products and channels and "
+     "flag differences in outcomes between groups of customers"),
+    ("Operational Resilience Mapping", "Operational Risk",
+     "map the people, processes, technology and third parties supporting each important "
+     "business service and track impact tolerance testing"),
+    ("Capital Planning", "Finance",
+     "project risk-weighted assets and capital ratios under the Customer\u2019s base and "
+     "stress scenarios for its capital planning process"),
+    ("Deposit Pricing", "Retail Savings",
+     "model the price sensitivity of savings balances and support the Customer\u2019s fair "
+     "value assessments for savings products"),
+    ("Card Spend Analytics", "Cards",
+     "analyse card spending patterns to support credit line management and the detection of "
+     "financial difficulty"),
+    ("Vulnerable Customer Identification", "Customer Operations",
+     "identify characteristics of vulnerability from servicing data so that customers can be "
+     "offered appropriate support"),
+    ("Trade Surveillance", "Markets Compliance",
+     "detect potential market abuse in the Customer\u2019s trading activity and produce alerts "
+     "for review by the surveillance team"),
+    ("Third-Party Risk Monitoring", "Procurement",
+     "monitor the financial health, cyber posture and concentration risk of the Customer\u2019s "
+     "material suppliers"),
+    ("Branch Network Planning", "Retail Distribution",
+     "analyse branch footfall, digital adoption and local demographics to inform decisions on "
+     "the Customer\u2019s branch network"),
+    ("Customer Due Diligence", "Financial Crime Compliance",
+     "risk-rate customers at onboarding and periodically thereafter and identify files "
+     "requiring enhanced due diligence"),
+    ("Market Risk Aggregation", "Markets Risk",
+     "aggregate positions and sensitivities across trading books and calculate the market "
+     "risk measures reported to the Customer\u2019s risk committee"),
+]
+
+SERVICE_TYPES = ["Platform", "Data Feed", "Managed Service", "Reporting Service", "Model Hosting",
+                 "Advisory Service"]
+
+CORE_BANKING = "the Customer\u2019s core banking system"
+PAYMENTS = "the payments hub"
+CRM = "the customer relationship management system"
+LEDGER = "the general ledger"
+WAREHOUSE = "the enterprise data warehouse"
+BUREAU = "the credit bureau feeds procured by the Customer"
+CARDS = "the card authorisation platform"
+TREASURY = "the treasury management system"
+MARKET = "the market data service"
+TRADING = "the trade capture systems"
+DIGITAL = "the digital banking event stream"
+COMPLAINTS = "the complaints handling system"
+ORIGINATION = "the loan origination system"
+COLLECTIONS = "the collections case management system"
+PROCUREMENT_SYS = "the supplier management system"
+
+#: Systems a module in each domain plausibly receives data from.
+SOURCES = {
+    "Transaction Monitoring": [CORE_BANKING, PAYMENTS, CRM, DIGITAL],
+    "Regulatory Reporting": [LEDGER, WAREHOUSE, TREASURY, CORE_BANKING],
+    "Sanctions Screening": [CRM, PAYMENTS, CORE_BANKING],
+    "Credit Risk Scoring": [ORIGINATION, BUREAU, CORE_BANKING],
+    "Collections Analytics": [COLLECTIONS, CORE_BANKING, BUREAU, DIGITAL],
+    "Liquidity Risk": [TREASURY, LEDGER, PAYMENTS],
+    "Fraud Detection": [CARDS, PAYMENTS, DIGITAL, CRM],
+    "Complaints Analytics": [COMPLAINTS, CRM, DIGITAL],
+    "Mortgage Affordability": [ORIGINATION, BUREAU, CRM],
+    "SME Lending Insights": [CORE_BANKING, PAYMENTS, BUREAU, ORIGINATION],
+    "Payments Data Quality": [PAYMENTS, CORE_BANKING, WAREHOUSE],
+    "Model Risk Monitoring": [WAREHOUSE, ORIGINATION, COLLECTIONS],
+    "Climate Risk Analytics": [WAREHOUSE, ORIGINATION, LEDGER],
+    "Consumer Duty Outcomes Monitoring": [CRM, COMPLAINTS, WAREHOUSE, DIGITAL],
+    "Operational Resilience Mapping": [WAREHOUSE, PROCUREMENT_SYS, CRM],
+    "Capital Planning": [LEDGER, WAREHOUSE, TREASURY],
+    "Deposit Pricing": [CORE_BANKING, WAREHOUSE, MARKET],
+    "Card Spend Analytics": [CARDS, CORE_BANKING, BUREAU],
+    "Vulnerable Customer Identification": [CRM, COMPLAINTS, COLLECTIONS, DIGITAL],
+    "Trade Surveillance": [TRADING, MARKET, CRM],
+    "Third-Party Risk Monitoring": [PROCUREMENT_SYS, LEDGER, WAREHOUSE],
+    "Branch Network Planning": [WAREHOUSE, DIGITAL, CORE_BANKING],
+    "Customer Due Diligence": [CRM, CORE_BANKING, BUREAU],
+    "Market Risk Aggregation": [TRADING, MARKET, LEDGER],
+}
+
+DELIVERABLES = {
+    "Platform": [
+        "a dedicated instance of the Northwind Insight platform configured for the {area} "
+        "function",
+        "production, pre-production and test environments, each logically segregated from "
+        "the environments of the Supplier\u2019s other customers",
+        "data ingestion connectors for {sources}",
+        "role-based access controls integrated with the Customer\u2019s single sign-on service",
+        "a configurable library of rules and scores for {domain_lc} use cases",
+        "standard dashboards and an application programming interface for the extraction of "
+        "results into the Customer\u2019s downstream systems",
+    ],
+    "Data Feed": [
+        "a daily data feed in the format set out in the interface specification",
+        "reference data tables maintained by the Supplier and refreshed at least weekly",
+        "a reconciliation report for each delivery, showing record counts and control totals",
+        "a secure file transfer channel with encryption in transit and at rest",
+        "notification of any delayed or incomplete delivery within one hour of the scheduled "
+        "delivery time",
+    ],
+    "Managed Service": [
+        "a dedicated team of analysts working to the Customer\u2019s operating procedures for "
+        "{domain_lc}",
+        "first-line review of all outputs generated by the service within the agreed "
+        "turnaround times",
+        "quality assurance of a sample of not less than five per cent of completed reviews",
+        "monthly management information on volumes, turnaround times and quality findings",
+        "a named service delivery manager and a deputy",
+    ],
+    "Reporting Service": [
+        "a catalogue of standard reports for the {area} function",
+        "the production and distribution of scheduled reports in accordance with the reporting "
+        "calendar",
+        "data lineage documentation for each reported metric",
+        "variance analysis against the previous reporting period",
+        "ad hoc reports of up to {adhoc} requests per month",
+    ],
+    "Model Hosting": [
+        "hosting of the Customer\u2019s approved models in a controlled execution environment",
+        "version control of model code, parameters and reference data",
+        "automated performance and stability monitoring against agreed thresholds",
+        "a model change log suitable for review by the Customer\u2019s model validation team",
+        "support for champion-challenger testing of up to three model versions",
+    ],
+    "Advisory Service": [
+        "a discovery report describing the current state of the Customer\u2019s {domain_lc} "
+        "capability",
+        "a target operating model and implementation roadmap",
+        "a business case for the recommended option, including costs and benefits",
+        "up to {adhoc} workshops with the Customer\u2019s stakeholders",
+        "a final presentation to the Customer\u2019s steering committee",
+    ],
+}
+
+DEPENDENCIES = [
+    "provide the source data described in the interface specification at the agreed times and "
+    "in the agreed format;",
+    "nominate a data owner for each source system who is authorised to answer data queries "
+    "within two Business Days;",
+    "make available subject matter experts from the {area} function for workshops and "
+    "testing during implementation;",
+    "approve or reject each proposed configuration change within five Business Days of "
+    "receiving it;",
+    "provision user accounts in its identity management system for the users notified by "
+    "the Supplier;",
+    "maintain network connectivity between its data centres and the Supplier\u2019s hosting "
+    "environment in accordance with the agreed network design;",
+    "notify the Supplier of any planned change to a source system that may affect the "
+    "format or content of the source data at least twenty Business Days in advance;",
+]
+
+REPORTING = [
+    "performance against each Service Level for the month and the preceding eleven months;",
+    "incidents raised, their severity, root cause and status;",
+    "volumes processed against the assumed volumes for this Part;",
+    "changes implemented or scheduled, and the outcome of any release testing;",
+    "risks and issues, with proposed mitigations; and",
+    "the status of any remediation plan agreed with the Customer.",
+]
+
+MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August",
+          "September", "October", "November", "December"]
+
+
+def money(value: int) -> str:
+    """Pounds with thousands separators, as fee tables show them."""
+    return f"\u00a3{value:,}"
+
+
+def long_date(day: dt.date) -> str:
+    """English legal date style, e.g. 30 June 2025."""
+    return f"{day.day} {MONTHS[day.month - 1]} {day.year}"
+
+
+@dataclass
+class Module:
+    """One service module: a Part of Schedule 1 and the matching Part of Schedule 2."""
+
+    index: int
+    letter: str
+    domain: str
+    area: str
+    purpose: str
+    kind: str
+    rng: random.Random
+    reviser: str
+    revise_p: float
+    comment_p: float
+    phase: int = 1
+    values: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        """The service's name as used in the schedules (later phases of a repeated service)."""
+        return f"{self.domain} {self.kind}" + (f" (Phase {self.phase})" if self.phase > 1 else "")
+
+    def rev(self, old: str, new: str) -> str:
+        """Either the Supplier's drafting or the reviser's tracked change to it (seeded)."""
+        if self.rng.random() >= self.revise_p:
+            return old
+        return (f"[-{old}-]" if old else "") + (f"[+{new}+]" if new else "")
+
+    def want_comment(self) -> bool:
+        """Whether this module gets the next optional comment (seeded)."""
+        return self.rng.random() < self.comment_p
+
+
+def part_letters(count: int) -> list[str]:
+    """A, B, ..., Z, AA, AB, ...: how long schedules letter their parts."""
+    letters = []
+    for i in range(count):
+        label = ""
+        n = i
+        while True:
+            label = chr(ord("A") + n % 26) + label
+            n = n // 26 - 1
+            if n < 0:
+                break
+        letters.append(label)
+    return letters
+
+
+def make_modules(count: int, seed: int, two_revisers: bool) -> list[Module]:
+    """Pick ``count`` distinct domain/service combinations; the first two are always the same.
+
+    The first two modules are fixed so the bundled sample reads well whatever the seed; the
+    rest are a seeded shuffle of all combinations, so a big contract repeats a service only
+    beyond the 144 combinations, and then as a later "Phase" of it.
+    """
+    rng = random.Random(seed)
+    fixed = [(0, "Platform"), (1, "Data Feed")]
+    others = [(d, k) for d in range(len(DOMAINS)) for k in SERVICE_TYPES
+              if (d, k) not in fixed]
+    rng.shuffle(others)
+    combos = fixed + others
+    modules = []
+    for i, letter in enumerate(part_letters(count)):
+        phase, slot = divmod(i, len(combos))
+        domain_index, kind = combos[slot]
+        domain, area, purpose = DOMAINS[domain_index]
+        reviser = PROCUREMENT if two_revisers and i % 3 == 2 else COUNSEL
+        modules.append(Module(i, letter, domain, area, purpose, kind,
+                              random.Random(f"{seed}:{i}"), reviser,
+                              revise_p=0.14 if count > 2 else 0.0,
+                              comment_p=0.07 if count > 2 else 0.0, phase=phase + 1))
+    return modules
+
+
+def listify(items: Sequence[str]) -> list[str]:
+    """Re-punctuate picked list items the way drafters do: "...;", "...; and", "...."."""
+    bare = [re.sub(r"(; and|;|\.|,)$", "", item.strip()) for item in items]
+    return [b + ("." if i == len(bare) - 1 else "; and" if i == len(bare) - 2 else ";")
+            for i, b in enumerate(bare)]
+
+
+class Renderer:
+    """Turns the content above into paragraphs through a :class:`Writer`.
+
+    It owns the cross-reference table (article and schedule numbers depend on the scale) and
+    the per-part numbering restarts of the schedules.
+    """
+
+    def __init__(self, wr: Writer, articles: list[Article], schedules: list[tuple[str, str]]) -> None:
+        self.wr = wr
+        self.articles = articles
+        self.refs: dict[str, str] = {f"cl_{a.key}": str(i) for i, a in enumerate(articles, 1)}
+        self.refs.update({f"sch_{key}": f"Schedule {i}" for i, (key, _) in enumerate(schedules, 1)})
+        self.schedules = schedules
+        self.numbering = wr.doc.part.numbering_part.element
+        self.num_id = 0
+        self._next_num = FIRST_SCHEDULE_NUM
+
+    def fmt(self, text: str, extra: dict[str, str] | None = None) -> str:
+        """Fill in cross-references (and module values) in a clause text."""
+        return text.format_map({**self.refs, **(extra or {})})
+
+    # -- schedule numbering ------------------------------------------------------------------
+
+    def restart(self) -> None:
+        """Start a new "1." sequence: a fresh w:num with startOverride, as Word's Restart at 1."""
+        self.num_id = self._next_num
+        self._next_num += 1
+        self.numbering.append(parse_xml(
+            f'<w:num {nsdecls("w")} w:numId="{self.num_id}"><w:abstractNumId w:val="{ABS_SCHEDULE}"/>'
+            '<w:lvlOverride w:ilvl="0"><w:startOverride w:val="1"/></w:lvlOverride></w:num>'))
+
+    def s1(self, text: str, extra: dict[str, str] | None = None) -> None:
+        """Schedule heading level ("1.")."""
+        self.wr.paragraph("ScheduleLevel1", self.fmt(text, extra), (self.num_id, 0))
+
+    def s2(self, text: str, extra: dict[str, str] | None = None) -> None:
+        """Schedule paragraph level ("1.1")."""
+        self.wr.paragraph("ScheduleLevel2", self.fmt(text, extra), (self.num_id, 1))
+
+    def s3(self, items: Iterable[str], extra: dict[str, str] | None = None) -> None:
+        """Schedule sub-paragraphs ("(a)")."""
+        for item in items:
+            self.wr.paragraph("SubClause", self.fmt(item, extra), (self.num_id, 2))
+
+    def bullets(self, items: Iterable[str], extra: dict[str, str] | None = None) -> None:
+        """The bulleted list style (its own single-level bullet list)."""
+        for item in items:
+            self.wr.paragraph("Bullet", self.fmt(item, extra))
+
+    def schedule_title(self, key: str) -> None:
+        """"SCHEDULE n" and its subtitle, on a new page."""
+        number = [k for k, _ in self.schedules].index(key) + 1
+        self.wr.paragraph("ScheduleTitle", f"Schedule {number}")
+        self.wr.paragraph("ScheduleSubtitle", dict(self.schedules)[key])
+
+    # -- front matter and body ---------------------------------------------------------------
+
+    def front_matter(self) -> None:
+        """Cover page, parties and background, as on an English law firm's agreement."""
+        wr = self.wr
+        for _ in range(4):
+            wr.paragraph("CoverText", "")
+        wr.paragraph("CoverText", "Dated\t[\u25cf] 2025")
+        wr.paragraph("CoverText", "")
+        wr.paragraph("CoverText", f"(1)\t**{SUPPLIER.upper()}**")
+        wr.paragraph("CoverText", "and")
+        wr.paragraph("CoverText", f"(2)\t**{CUSTOMER.upper()}**")
+        wr.paragraph("CoverTitle", "Master Services Agreement")
+        wr.paragraph("CoverText", "relating to the provision of data analytics and managed "
+                     "analytics services")
+        for _ in range(6):
+            wr.paragraph("CoverText", "")
+        wr.paragraph("CoverText", "Draft 3: incorporating Harbour Bank comments of 14 March 2025. "
+                     "Subject to contract and privileged.")
+        wr.page_break()
+        wr.paragraph("Normal", "**THIS AGREEMENT** is dated [\u25cf] 2025")
+        wr.paragraph("PartHeading", "Parties")
+        wr.paragraph("Party", f"**{SUPPLIER.upper()}** incorporated and registered in England and "
+                     "Wales with company number 09417736 whose registered office is at 40 Canal "
+                     "Street, Manchester M1 3WD (the \u201c**Supplier**\u201d); and")
+        wr.paragraph("Party", f"**{CUSTOMER.upper()}** incorporated and registered in England and "
+                     "Wales with company number 02065874 whose registered office is at 1 Harbour "
+                     "Square, London E14 5HB (the \u201c**Customer**\u201d).")
+        wr.paragraph("PartHeading", "Background")
+        wr.paragraph("Recital", "The Supplier provides data analytics platforms, data services "
+                     "and managed analytics services to regulated financial institutions.")
+        wr.paragraph("Recital", "The Customer wishes to obtain, and the Supplier has agreed to "
+                     "provide, certain of those services on the terms of this Agreement, "
+                     "following the Customer\u2019s competitive procurement process.")
+        wr.paragraph("Recital", "The Customer has assessed the arrangements under this Agreement "
+                     "as a material outsourcing[^Within the meaning of PRA Supervisory Statement "
+                     "SS2/21 \u201cOutsourcing and third party risk management\u201d (March "
+                     "2021).^], and the parties have agreed terms intended to meet the "
+                     "Customer\u2019s regulatory obligations in respect of it.")
+        wr.paragraph("PartHeading", "Agreed terms")
+
+    def body(self) -> None:
+        """All articles: Heading 1 articles, Heading 2 clauses, (a)/(i) items, definitions."""
+        wr = self.wr
+        for article in self.articles:
+            wr.paragraph("Heading1", self.fmt(article.title))
+            for clause in article.clauses:
+                text = self.fmt(clause.text)
+                if clause.title:
+                    text = f"**{clause.title}.** {text}"
+                wr.paragraph("Heading2", text, inserted=clause.inserted)
+                for item in clause.subs:
+                    if isinstance(item, tuple):
+                        wr.paragraph("SubClause", self.fmt(item[0]), (NUM_LEGAL, 2))
+                        for deeper in item[1]:
+                            wr.paragraph("SubClause", self.fmt(deeper), (NUM_LEGAL, 3))
+                    else:
+                        wr.paragraph("SubClause", self.fmt(item), (NUM_LEGAL, 2))
+                for text_after in clause.after:
+                    wr.paragraph("Definition", self.fmt(text_after))
+        wr.paragraph("Normal", "This Agreement has been entered into on the date stated at the "
+                     "beginning of it.")
+
+    def signatures(self) -> None:
+        """Execution block on its own page, in a borderless two-column table."""
+        wr = self.wr
+        wr.paragraph("ScheduleTitle", "Execution")
+        wr.paragraph("ScheduleSubtitle", "")
+        rows = []
+        for party in (SUPPLIER, CUSTOMER):
+            rows.append([f"Signed by [\u25cf], Director,\nfor and on behalf of\n**{party.upper()}**",
+                         "\n\n......................................................\nDirector"])
+            rows.append(["Date:\n", "[\u25cf] 2025\n"])
+        wr.table([], rows, [4513, 4513], bordered=False)
+
+    # -- Schedule 1 ----------------------------------------------------------------------------
+
+    def schedule_services(self, modules: list[Module]) -> None:
+        """Schedule 1: general service terms, then one Part per service module."""
+        self.schedule_title("services")
+        self.restart()
+        self.s1("Overview")
+        self.s2("This Schedule describes the Services. Each Part of this Schedule describes one "
+                "service module, which the Supplier shall provide from the date on which the "
+                "Customer confirms in writing that the go-live milestone for that Part has been "
+                "achieved.")
+        self.s2("The service modules at the Commencement Date are:")
+        self.bullets(listify([f"Part {m.letter}: {m.name}" for m in modules]))
+        self.s2("Further service modules may be added by a Statement of Work, which shall set out "
+                "the service description, Service Levels and Charges for the module in the form "
+                "of the Parts of this Schedule and of {sch_charges}.")
+        self.s1("Service hours and support")
+        self.s2("\u201c**Service Hours**\u201d means 07:00 to 20:00 on each Business Day, save that "
+                "for any service module that processes payment or fraud data the Service Hours "
+                "are 24 hours a day on every day of the year.")
+        self.s2("The Supplier shall operate a service desk during Service Hours which the Customer "
+                "may contact by telephone, by email or through the Supplier\u2019s service portal. "
+                "The Supplier shall assign a severity to each incident as follows:")
+        self.s3([
+            "**Severity 1**: the Services, or a material part of them, are unavailable or "
+            "materially degraded, or Customer Data may have been compromised;",
+            "**Severity 2**: a material function of the Services is unavailable or degraded but "
+            "a reasonable workaround exists; and",
+            "**Severity 3**: any other incident, including a defect in documentation.",
+        ])
+        self.s1("Service Credits")
+        self.s2("Where the Supplier fails to meet a Service Level in a month, the Service Credit "
+                "shown against it in the relevant Part shall apply. Service Credits are "
+                "calculated as a percentage of the monthly Charges for that Part.")
+        self.s2("If the Supplier fails to meet the same Service Level in three consecutive months, "
+                "or in any four months in a rolling period of twelve months, that failure shall "
+                "constitute a material breach for the purposes of clause {cl_termination}.1(a).")
+        for module in modules:
+            self.module_services(module)
+
+    def module_services(self, m: Module) -> None:
+        """One Part of Schedule 1 for module ``m`` (seeded numbers, revisions and comments)."""
+        wr = self.wr
+        rng = m.rng
+        wr.reviser = m.reviser
+        kind_deliverables = DELIVERABLES[m.kind]
+        picked = sorted(rng.sample(range(len(kind_deliverables)), k=min(len(kind_deliverables),
+                                                                        rng.randint(4, 6))))
+        sources = rng.sample(SOURCES[m.domain], k=rng.randint(2, 3))
+        notify_old, notify_new = rng.choice([(4, 2), (8, 4), (6, 2)])
+        values = {
+            "name": m.name, "letter": m.letter, "area": m.area, "purpose": m.purpose,
+            "domain_lc": " ".join(x if x.isupper() else x.lower() for x in m.domain.split()),
+            "sources": ", ".join(sources[:-1]) + " and " + sources[-1],
+            "adhoc": str(rng.choice([4, 6, 8, 10])),
+            "users": str(rng.choice([25, 40, 60, 80, 120, 150, 250])),
+            "volume": f"{rng.choice([2, 5, 8, 12, 20, 35, 50]) * 100_000:,}",
+            "unit": rng.choice(["records", "transactions", "events", "accounts", "messages"]),
+            "pct": str(rng.choice([10, 15, 20])),
+            "output_time": rng.choice(["07:00", "07:30", "08:00", "09:00"]),
+            "preprod": str(rng.choice([5, 10])),
+            "retention": str(rng.choice([5, 6, 7])),
+            "report_days": str(rng.choice([5, 7, 10])),
+        }
+        m.values = values
+        wr.paragraph("PartHeading", f"Part {m.letter}: {m.name}", jc="center")
+        self.restart()
+        self.s1("Scope")
+        self.s2("This Part {letter} describes the {name}, which the Supplier shall provide to "
+                "support the Customer\u2019s {area} function. The {name} is intended to "
+                "{purpose}.", values)
+        self.s2("The {name} comprises:", values)
+        self.bullets(listify([kind_deliverables[i] for i in picked]), values)
+        volumes = ("up to {users} named users and an average of {volume} {unit} per month (the "
+                   "\u201c**Assumed Volumes**\u201d)")
+        if m.want_comment():
+            key = f"m{m.index}-volumes"
+            wr.threads[key] = self._module_thread(m, PROCUREMENT if m.reviser == PROCUREMENT
+                                                  else COUNSEL, [
+                "Please ask the business to confirm the Assumed Volumes for {name} against the "
+                "2025 plan before signature.",
+                "Are the Assumed Volumes measured per calendar month or as a rolling average? "
+                "Please make this explicit.",
+            ], ["We propose a rolling three-month average, which smooths month-end peaks.",
+                "Volumes are taken from the RFP response; we are happy to update them."])
+            volumes = f"[@{key}|{volumes}@]"
+        self.s2("The Charges for this Part assume " + volumes + ". If actual volumes exceed the "
+                "Assumed Volumes by more than {pct} per cent in any three consecutive months, "
+                "either party may initiate the change control procedure in clause {cl_change}.",
+                values)
+        self.s1("Service description")
+        self.s2("The Supplier shall receive extracts from {sources} at the frequency set out in "
+                "the interface specification, validate each extract against the agreed schema "
+                "and, where an extract fails validation, notify the Customer\u2019s nominated data "
+                "owner within " + m.rev(str(notify_old), str(notify_new)) + " Service Hours, "
+                "identifying the records affected and the reason for rejection.", values)
+        self.s2("The Supplier shall process validated data in accordance with the configuration "
+                "approved by the Customer\u2019s {area} steering group, and shall not change any "
+                "rule, threshold, model parameter or reference table used in that configuration "
+                "except:", values)
+        self.s3(["at the written request of the Customer;",
+                 "through the change control procedure in clause {cl_change}; or",
+                 "where a change is required urgently to correct a defect, in which case the "
+                 "Supplier shall notify the Customer within one Business Day and shall reverse the "
+                 "change if the Customer so requests."], values)
+        self.s2("The Supplier shall make the outputs of the {name} available to the Customer by "
+                "{output_time} on each Business Day" + m.rev("", ", and shall notify the "
+                "Customer\u2019s operations desk immediately if it expects any output to be late")
+                + ".", values)
+        self.s2("The Supplier shall give the Customer not less than " + m.rev("ten", "twenty")
+                + " Business Days\u2019 notice of any release affecting the {name}, and shall deploy "
+                "each release to the pre-production environment at least {preprod} Business Days "
+                "before it is deployed to production, so that the Customer may carry out "
+                "regression testing.", values)
+        self.s2("The Supplier shall retain an audit trail of each user action, configuration "
+                "change and data load for not less than {retention} years" + m.rev("", ", or such "
+                "longer period as the Customer may require to comply with Applicable Law or the "
+                "requirements of any Regulator") + ".", values)
+        self.s2(TYPE_PARAGRAPH[m.kind], values)
+        self.s1("Service Levels")
+        sla_intro = "the Service Levels in Table {letter}.1"
+        if m.want_comment():
+            key = f"m{m.index}-sla"
+            wr.threads[key] = self._module_thread(m, COUNSEL, [
+                "The Bank\u2019s impact tolerance for this service is four hours. Please align the "
+                "Severity 1 resolution target.",
+                "Please confirm that availability is measured across all Service Hours, not only "
+                "core hours.",
+                "These targets are below those offered for Part A. Please explain the difference.",
+            ], ["We can commit to restoration within four hours; root-cause fixes to follow "
+                "within ten Business Days.",
+                "Confirmed \u2014 measurement is across all Service Hours. We will make this "
+                "explicit in the next turn."])
+            sla_intro = f"[@{key}|{sla_intro}@]"
+        self.s2("The Supplier shall " + m.rev("use reasonable endeavours to ", "") + "ensure that "
+                "the {name} meets " + sla_intro + " in each month.", values)
+        self._sla_table(m)
+        self.s2("Service Credits for this Part shall not exceed, in aggregate, "
+                f"{rng.choice([10, 12, 15])} per cent of the monthly Charges for this Part. Service "
+                "Credits shall " + ("[~not~]" if rng.random() < m.revise_p / 2 else "not")
+                + " be the Customer\u2019s sole remedy for a failure to meet a Service Level.", values)
+        self.s1("Customer dependencies")
+        self.s2("The Customer shall:", values)
+        deps = sorted(rng.sample(range(len(DEPENDENCIES)), k=4))
+        self.s3(listify([DEPENDENCIES[i] for i in deps]), values)
+        self.s2("The Supplier shall not be liable for any failure to meet a Service Level to the "
+                "extent caused by the Customer\u2019s failure to perform a dependency in paragraph "
+                "4.1, provided that the Supplier has notified the Customer of that failure "
+                + m.rev("promptly", "within one Business Day") + ".", values)
+        self.s1("Implementation and acceptance")
+        milestones_intro = "the milestones in Table {letter}.2"
+        if m.want_comment():
+            key = f"m{m.index}-milestones"
+            wr.threads[key] = self._module_thread(m, COUNSEL, [
+                "Milestone dates to be checked against the Bank\u2019s change freeze calendar.",
+                "Go-live must not fall in the year-end freeze (December to mid-January).",
+            ], ["Noted; we have assumed the 2025 freeze calendar shared on 3 March."])
+            milestones_intro = f"[@{key}|{milestones_intro}@]"
+        self.s2("The Supplier shall implement the {name} in accordance with " + milestones_intro
+                + ".", values)
+        self._milestone_table(m)
+        self.s2("A milestone is achieved when the Customer has confirmed in writing that its "
+                "acceptance criteria have been met. The Customer shall not unreasonably withhold "
+                "or delay that confirmation.", values)
+        self.s1("Reporting")
+        self.s2("Within {report_days} Business Days after the end of each month, the Supplier shall "
+                "provide a service report for the {name} covering:", values)
+        items = sorted(rng.sample(range(len(REPORTING)), k=rng.randint(4, 6)))
+        self.s3(listify([REPORTING[i] for i in items]), values)
+        wr.reviser = COUNSEL
+
+    def _module_thread(self, m: Module, author: str, texts: Sequence[str],
+                       replies: Sequence[str]) -> Thread:
+        """A seeded comment, sometimes answered by the Supplier, sometimes resolved."""
+        rng = m.rng
+        entries = [CommentEntry(author, rng.choice(texts).format_map({**self.refs, **m.values}))]
+        if rng.random() < 0.4:
+            entries.append(CommentEntry(SUPPLIER_COUNSEL, rng.choice(replies)))
+        return Thread(entries, resolved=rng.random() < 0.25)
+
+    def _sla_table(self, m: Module) -> None:
+        rng = m.rng
+        first = {
+            "Platform": ("Availability", f"{rng.choice(['99.5', '99.7', '99.9'])}% of Service Hours",
+                         "Monthly"),
+            "Model Hosting": ("Availability", f"{rng.choice(['99.5', '99.7'])}% of Service Hours",
+                              "Monthly"),
+            "Reporting Service": ("Reports delivered on schedule",
+                                  f"{rng.choice([98, 99])}% of scheduled reports", "Monthly"),
+            "Data Feed": ("On-time delivery", f"by {m.values['output_time']} on "
+                          f"{rng.choice([98, 99])}% of Business Days", "Monthly"),
+            "Managed Service": ("Review turnaround", f"{rng.choice([90, 95])}% within "
+                                f"{rng.choice([2, 3, 5])} Business Days", "Monthly"),
+            "Advisory Service": ("Deliverables on time", "100% by the agreed date",
+                                 "Per deliverable"),
+        }[m.kind]
+        rows = [
+            [first[0], first[1], first[2], f"{rng.choice([3, 5])}%"],
+            ["Severity 1 response", f"{rng.choice([15, 30])} minutes", "Per incident",
+             f"{rng.choice([1, 2])}%"],
+            ["Severity 1 resolution", f"{rng.choice([4, 6, 8])} hours", "Per incident",
+             f"{rng.choice([3, 4, 5])}%"],
+            ["Severity 2 resolution", f"{rng.choice([1, 2])} Business Days", "Per incident",
+             f"{rng.choice([1, 2])}%"],
+            ["Data load error notification", f"within {rng.choice([2, 4])} Service Hours",
+             "Per event", "\u2014"],
+        ]
+        self.wr.paragraph("TableText", f"**Table {m.letter}.1: Service Levels**", keep_next=True)
+        self.wr.table(["Service Level", "Target", "Measurement", "Service Credit"], rows,
+                      [2900, 2600, 1826, 1700], right_align=[3])
+
+    def _milestone_table(self, m: Module) -> None:
+        rng = m.rng
+        day = dt.date(2025, 5, 1) + dt.timedelta(days=rng.randint(0, 120))
+        rows = []
+        for label, criteria in [
+            ("Environments provisioned", "Production and pre-production environments available; "
+             "penetration test passed with no open critical findings"),
+            ("Data interfaces tested", "All source extracts loaded and reconciled for three "
+             "consecutive Business Days"),
+            ("User acceptance testing complete", "No open Severity 1 or Severity 2 defects; "
+             "agreed test cases passed"),
+            ("Go-live", "Service operating in production; service desk and reporting in place"),
+            ("Hypercare exit", "All Service Levels met for one full month"),
+        ]:
+            day += dt.timedelta(days=rng.randint(21, 56))
+            rows.append([label, long_date(day), criteria])
+        self.wr.paragraph("TableText", f"**Table {m.letter}.2: Milestones**", keep_next=True)
+        self.wr.table(["Milestone", "Target date", "Acceptance criteria"], rows, [2600, 1800, 4626])
+
+    # -- Schedule 2 ----------------------------------------------------------------------------
+
+    def schedule_charges(self, modules: list[Module], detailed: bool) -> None:
+        """Schedule 2: fee summary table with a total row, rate card, and (large) per-Part fees."""
+        wr = self.wr
+        self.schedule_title("charges")
+        self.restart()
+        self.s1("Charges")
+        self.s2("The Charges for the Services are set out in Table 2.1. All amounts are in pounds "
+                "sterling and exclusive of VAT.")
+        rows = []
+        totals = [0, 0, 0]
+        for m in modules:
+            impl = m.rng.randrange(40_000, 260_000, 5_000)
+            annual = m.rng.randrange(90_000, 620_000, 10_000)
+            m.values["impl"], m.values["annual"] = str(impl), str(annual)
+            line = [impl, annual, impl + 3 * annual]
+            totals = [a + b for a, b in zip(totals, line, strict=True)]
+            rows.append([f"{m.letter}", m.name] + [money(v) for v in line])
+        for ref, label, impl, annual in [("S1", "Premium support (24/7 service desk)", 0, 85_000),
+                                         ("T1", "Training for up to 40 users", 18_000, 0)]:
+            line = [impl, annual, impl + 3 * annual]
+            totals = [a + b for a, b in zip(totals, line, strict=True)]
+            rows.append([ref, label] + [money(v) if v else "\u2014" for v in line])
+        wr.paragraph("TableText", "**Table 2.1: Summary of Charges**", keep_next=True)
+        wr.table(["Ref", "Charge element", "One-off implementation", "Annual charge",
+                  "Total for Initial Term"], rows, [700, 3526, 1600, 1600, 1600],
+                 total=["", "Total"] + [money(v) for v in totals], right_align=[2, 3, 4])
+        self.s2("The implementation charge for each Part shall be invoiced in three instalments: "
+                "30 per cent on signature of this Agreement, 40 per cent on completion of user "
+                "acceptance testing and 30 per cent on achievement of the go-live milestone.")
+        self.s2("The annual charge for each Part shall be invoiced in equal monthly instalments in "
+                "arrears from the go-live date for that Part.")
+        self.s1("Rate card")
+        self.s2("Additional services agreed under clause {cl_change} shall be charged at the day "
+                "rates in Table 2.2[+, which are fixed for the Initial Term+].")
+        wr.paragraph("TableText", "**Table 2.2: Day rates**", keep_next=True)
+        wr.table(["Role", "Day rate"], [
+            ["Engagement partner", money(1_850)], ["Solution architect", money(1_250)],
+            ["Data scientist", money(1_050)], ["Senior data engineer", money(950)],
+            ["Project manager", money(900)], ["Business analyst", money(800)],
+            ["Test analyst", money(650)],
+        ], [6026, 3000], right_align=[1])
+        self.s1("Expenses")
+        self.s2("The Charges include all costs and expenses of the Supplier. The Customer shall "
+                "reimburse travel and subsistence expenses only where it has approved them in "
+                "advance in writing and they are incurred in accordance with the Customer\u2019s "
+                "expenses policy.")
+        if detailed:
+            for m in modules:
+                self.module_charges(m)
+
+    def module_charges(self, m: Module) -> None:
+        """Per-Part fee breakdown (large contracts only): a year-by-year table with a total."""
+        wr = self.wr
+        rng = m.rng
+        wr.reviser = m.reviser
+        impl, annual = int(m.values["impl"]), int(m.values["annual"])
+        support = annual // 5
+        subscription = annual - support
+        wr.paragraph("PartHeading", f"Part {m.letter}: {m.name}", jc="center")
+        self.restart()
+        self.s1("Charges for this Part")
+        intro = "The Charges for the {name} are set out in Table 2.{letter}"
+        if m.want_comment():
+            key = f"m{m.index}-fees"
+            wr.threads[key] = self._module_thread(m, PROCUREMENT, [
+                "Year 2 and Year 3 should reflect the volume discount agreed at the commercial "
+                "workshop on 4 March.",
+                "Please break the subscription down by environment so that we can benchmark it.",
+            ], ["The discount is reflected in the subscription line; the support line is fixed.",
+                "We can provide the breakdown as a side letter; it is commercially sensitive."])
+            intro = f"[@{key}|{intro}@]"
+        self.s2(intro + ". The subscription charge includes the Assumed Volumes; additional "
+                "volumes are charged at the overage rate.", m.values)
+        years = [1.0, 1.0 + rng.choice([0.0, 0.02, 0.03]), 1.0 + rng.choice([0.03, 0.05])]
+        sub_row = [round(subscription * f, -2) for f in years]
+        sup_row = [support] * 3
+        impl_row = [impl, 0, 0]
+        overage = rng.choice([120, 150, 180, 240])
+        rows = [
+            ["Implementation", "Fixed, by milestone"] + [money(int(v)) if v else "\u2014"
+                                                         for v in impl_row],
+            ["Subscription", "Annual, monthly in arrears"] + [money(int(v)) for v in sub_row],
+            ["Support and maintenance", "Annual, monthly in arrears"]
+            + [money(int(v)) for v in sup_row],
+            ["Overage", m.rev(f"{money(overage)} per 10,000 {m.values['unit']}",
+                              f"{money(overage - 30)} per 10,000 {m.values['unit']}"),
+             "As incurred", "As incurred", "As incurred"],
+        ]
+        totals = [impl_row[i] + sub_row[i] + sup_row[i] for i in range(3)]
+        wr.paragraph("TableText", f"**Table 2.{m.letter}: Charges for Part {m.letter}**",
+                     keep_next=True)
+        wr.table(["Charge element", "Basis", "Year 1", "Year 2", "Year 3"], rows,
+                 [2300, 2326, 1466, 1467, 1467],
+                 total=["Total", ""] + [money(int(v)) for v in totals], right_align=[2, 3, 4])
+        self.s2("Service Credits for this Part shall be deducted from the support and maintenance "
+                "charge" + m.rev("", " and, to the extent that is insufficient, from the "
+                "subscription charge") + ".", m.values)
+        wr.reviser = COUNSEL
+
+
+TYPE_PARAGRAPH = {
+    "Platform": "The Supplier shall host the {name} in data centres located in the United Kingdom "
+    "and shall not host or access Customer Data from any other location without the Customer\u2019s "
+    "prior written consent.",
+    "Data Feed": "Each delivery shall include a manifest stating the record count and control "
+    "totals, and the Supplier shall re-deliver any incomplete or corrupted file within two "
+    "Service Hours of being notified by the Customer.",
+    "Managed Service": "The Supplier\u2019s analysts shall follow the Customer\u2019s operating "
+    "procedures for {domain_lc} as updated from time to time and shall escalate to the "
+    "Customer any case that the procedures reserve for a decision by the Customer.",
+    "Reporting Service": "The Supplier shall document the lineage of each reported metric from "
+    "source to report, and shall not change the definition of a metric without the approval of "
+    "the Customer\u2019s {area} data owner.",
+    "Model Hosting": "The Supplier shall not alter any model hosted for the Customer, and shall "
+    "promote a new model version to production only after the Customer\u2019s model validation "
+    "team has approved it in writing.",
+    "Advisory Service": "Each deliverable shall be provided in draft for the Customer\u2019s "
+    "comments, and the Supplier shall reflect those comments in the final version within ten "
+    "Business Days of receiving them.",
+}
+
+
+def extended_schedules(r: Renderer) -> dict[str, Callable[[], None]]:
+    """Schedules a large contract adds (security, exit, governance, data processing).
+
+    Returned as key -> callable so the caller controls their order and numbering.
+    """
+    wr = r.wr
+
+    def security() -> None:
+        r.schedule_title("security")
+        r.restart()
+        r.s1("General")
+        r.s2("The Supplier shall implement and maintain the controls in this Schedule for all "
+             "systems, premises and Supplier Personnel used to provide the Services, and shall "
+             "evidence them as set out in Table 3.1.")
+        r.s2("Where a control in this Schedule conflicts with the Customer\u2019s information "
+             "security policy, the more stringent requirement shall apply.")
+        r.s1("Access control")
+        r.s2("The Supplier shall:")
+        r.s3(["require multi-factor authentication for all remote and privileged access;",
+              "grant access on the principle of least privilege and segregate development, test "
+              "and production duties;",
+              "recertify all user and privileged access at least quarterly; and",
+              "remove the access of any leaver within one Business Day of their departure."])
+        r.s1("Encryption")
+        r.s2("Customer Data shall be encrypted at rest using AES-256 or an equivalent algorithm "
+             "and in transit using TLS 1.2 or a later version. Encryption keys shall be held in a "
+             "hardware security module and rotated at least annually.")
+        r.s1("Vulnerability management")
+        r.s2("The Supplier shall remediate critical vulnerabilities within fourteen days and high "
+             "vulnerabilities within thirty days of their publication, and shall commission an "
+             "annual penetration test by a CREST-accredited tester, sharing the results with the "
+             "Customer.")
+        r.s1("Logging and monitoring")
+        r.s2("Security events shall be logged centrally, monitored by a security operations "
+             "centre twenty-four hours a day and retained for not less than twelve months.")
+        wr.paragraph("TableText", "**Table 3.1: Control evidence**", keep_next=True)
+        wr.table(["Control domain", "Standard", "Evidence", "Frequency"], [
+            ["Information security management", "ISO/IEC 27001", "Certificate and statement of "
+             "applicability", "Annual"],
+            ["Service organisation controls", "ISAE 3402 / SOC 2 Type II", "Independent auditor\u2019s "
+             "report", "Annual"],
+            ["Penetration testing", "CREST", "Executive summary and remediation plan", "Annual"],
+            ["Access recertification", "Customer policy", "Attestation and exception log",
+             "Quarterly"],
+            ["Business continuity", "ISO 22301", "Test report", "Annual"],
+            ["Personnel screening", "BS 7858", "Screening completion report", "Quarterly"],
+        ], [2400, 2000, 3026, 1600])
+
+    def exit_management() -> None:
+        r.schedule_title("exit")
+        r.restart()
+        r.s1("Exit plan")
+        r.s2("The exit plan shall set out, for each Part of {sch_services}:")
+        r.s3(["an inventory of the Customer Data, configurations, models and documentation to be "
+              "transferred;",
+              "the format and method of each transfer;",
+              "a timetable for the transfer and the dependencies on the Customer and any "
+              "replacement supplier;",
+              "the knowledge transfer to be provided, including workshops and documentation;",
+              "the arrangements for parallel running; and",
+              "the process for the deletion of Customer Data and its certification."])
+        r.s1("Exit assistance")
+        r.s2("During the exit period the Supplier shall provide such assistance as the Customer "
+             "reasonably requires to transfer the Services, including extracting Customer Data in "
+             "the format reasonably specified by the Customer and running the Services in "
+             "parallel with the replacement services for up to three months.")
+        r.s2("Exit assistance shall be charged as set out in Table 4.1, save that no charge shall "
+             "be payable where this Agreement is terminated for the Supplier\u2019s breach.")
+        wr.paragraph("TableText", "**Table 4.1: Exit charges**", keep_next=True)
+        wr.table(["Activity", "Charging basis"], [
+            ["Maintenance of the exit plan", "Included in the Charges"],
+            ["Data extraction in standard format", "Included in the Charges"],
+            ["Data extraction in a bespoke format", "Day rates in Table 2.2"],
+            ["Knowledge transfer (up to 10 days)", "Included in the Charges"],
+            ["Parallel running", "Monthly Charges for the Parts concerned, pro rata"],
+        ], [5026, 4000])
+        r.s1("Deletion")
+        r.s2("Within thirty days after the end of the exit period the Supplier shall securely "
+             "delete all Customer Data in its possession and provide a certificate of deletion "
+             "signed by a director.")
+
+    def governance() -> None:
+        r.schedule_title("governance")
+        r.restart()
+        r.s1("Governance forums")
+        r.s2("The parties shall establish the forums in Table 5.1, which shall meet at the "
+             "frequencies shown and keep minutes of their decisions.")
+        wr.paragraph("TableText", "**Table 5.1: Governance forums**", keep_next=True)
+        wr.table(["Forum", "Attendees", "Frequency", "Purpose"], [
+            ["Operational service review", "Service delivery managers", "Monthly",
+             "Service Levels, incidents, changes"],
+            ["Security working group", "Security leads", "Monthly",
+             "Vulnerabilities, incidents, audits"],
+            ["Commercial review", "Contract managers", "Quarterly",
+             "Charges, volumes, change requests"],
+            ["Executive steering committee", "Sponsors of each party", "Six-monthly",
+             "Strategy, escalated disputes"],
+        ], [2600, 2300, 1400, 2726])
+        r.s1("Key Personnel")
+        wr.paragraph("TableText", "**Table 5.2: Key Personnel**", keep_next=True)
+        wr.table(["Role", "Name", "Minimum commitment"], [
+            ["Client partner", "Helen Marsh", "50 per cent"],
+            ["Service delivery manager", "Tom Ashworth", "100 per cent"],
+            ["Head of data engineering", "Aisha Rahman", "40 per cent"],
+            ["Information security lead", "Gareth Lloyd", "20 per cent"],
+        ], [3600, 3026, 2400])
+        r.s1("Escalation")
+        r.s2("Any matter that a forum cannot resolve shall be escalated to the next forum in "
+             "Table 5.1 and, ultimately, dealt with under clause {cl_disputes}.")
+
+    def data_processing() -> None:
+        r.schedule_title("dpa")
+        r.restart()
+        r.s1("Processing particulars")
+        r.s2("This Schedule sets out the particulars of the processing of Personal Data by the "
+             "Supplier under clause {cl_data_protection}.")
+        wr.paragraph("TableText", "**Table 6.1: Processing particulars**", keep_next=True)
+        wr.table(["Item", "Description"], [
+            ["Subject matter", "The provision of the Services"],
+            ["Duration", "The Term and the exit period"],
+            ["Nature and purpose", "Hosting, analysis and reporting of Customer Data as described "
+             "in {sch_services}".format_map(r.refs)],
+            ["Types of Personal Data", "Identification and contact data, account and transaction "
+             "data, credit and affordability data, complaint and servicing records"],
+            ["Categories of Data Subject", "Customers, prospective customers, guarantors and "
+             "employees of the Customer"],
+            ["Approved sub-processors", "Cloud hosting provider (UK regions only); secure file "
+             "transfer provider"],
+            ["Locations", "United Kingdom"],
+        ], [2600, 6426])
+        r.s2("The Customer may update this Schedule by notice to the Supplier where the scope of "
+             "the processing changes, and any consequential change to the Charges shall be agreed "
+             "under clause {cl_change}.")
+
+    return {"security": security, "exit": exit_management, "governance": governance,
+            "dpa": data_processing}
+
+
+# --------------------------------------------------------------------------------------------
+# Package assembly: header/footer, footnotes, comments parts, paragraph ids, properties
+# --------------------------------------------------------------------------------------------
+
+CORE_SCHEDULES = [("services", "Services Description"), ("charges", "Charges")]
+EXTENDED_SCHEDULES = [("security", "Security Requirements"), ("exit", "Exit Management"),
+                      ("governance", "Governance"), ("dpa", "Data Processing Particulars")]
+
+#: Service modules added per scale step above 1; calibrated so --scale 20 lays out at about
+#: 300 pages in LibreOffice (each module is roughly three pages across Schedules 1 and 2).
+MODULES_PER_SCALE = 5.85
+
+
+def module_count(scale: int) -> int:
+    """Two modules at scale 1 (the sample); a roughly linear number of pages above that."""
+    return 2 if scale <= 1 else 2 + round((scale - 1) * MODULES_PER_SCALE)
+
+
+def setup_section(doc: DocxDocument, wr: Writer) -> None:
+    """A4 page, header on every page but the cover, footer with real PAGE/NUMPAGES fields."""
+    section = doc.sections[0]
+    section.page_width, section.page_height = Mm(210), Mm(297)
+    for side in ("left_margin", "right_margin", "top_margin", "bottom_margin"):
+        setattr(section, side, Twips(1440))
+    section.header_distance = section.footer_distance = Twips(708)
+    section.different_first_page_header_footer = True
+    # Touching the first-page header/footer creates them empty, so the cover stays clean.
+    for story in (section.first_page_header, section.first_page_footer):
+        _ = story.paragraphs
+
+    header_p = section.header.paragraphs[0]._p
+    _clear_paragraph(header_p)
+    ppr = sub(header_p, "pPr")
+    sub(ppr, "pStyle", val="Header")
+    sub(sub(ppr, "pBdr"), "bottom", val="single", sz="4", space="4", color="auto")
+    sub(ppr, "jc", val="right")
+    wr.fill(header_p, HEADER_TEXT)
+
+    footer_p = section.footer.paragraphs[0]._p
+    _clear_paragraph(footer_p)
+    sub(sub(footer_p, "pPr"), "pStyle", val="Footer")
+    wr.fill(footer_p, f"{FOOTER_LEFT}\t\tPage ")
+    _field(footer_p, "PAGE", "1")
+    wr.fill(footer_p, " of ")
+    _field(footer_p, "NUMPAGES", "1")
+
+
+def _clear_paragraph(p: etree._Element) -> None:
+    for child in list(p):
+        p.remove(child)
+
+
+def _field(p: etree._Element, instr: str, cached: str) -> None:
+    """A simple field (w:fldSimple) with a cached result, as Word writes page numbers."""
+    fld = sub(p, "fldSimple", instr=f" {instr} \\* MERGEFORMAT ")
+    r = sub(fld, "r")
+    sub(sub(r, "rPr"), "noProof")
+    sub(r, "t").text = cached
+
+
+def _root(tag: str, prefixes: Sequence[str], ignorable: str) -> etree._Element:
+    """Root element of a part we write ourselves, declaring the prefixes it uses."""
+    prefix, local = tag.split(":")
+    nsmap = {p: NS[p] for p in dict.fromkeys(["w", "r", "mc", "w14", *prefixes])}
+    root = etree.Element(f"{{{NS[prefix]}}}{local}", nsmap=nsmap)
+    root.set(f"{{{NS['mc']}}}Ignorable", ignorable)
+    return root
+
+
+def footnotes_root(texts: Sequence[str]) -> etree._Element:
+    """footnotes.xml with Word's two separator footnotes (ids -1 and 0) first."""
+    root = _root("w:footnotes", [], "w14")
+    for fn_id, kind in (("-1", "separator"), ("0", "continuationSeparator")):
+        note = sub(root, "footnote", type=kind, id=fn_id)
+        p = sub(note, "p")
+        sub(sub(p, "pPr"), "spacing", after="0", line="240", lineRule="auto")
+        sub(sub(p, "r"), kind)
+    for i, text in enumerate(texts, 1):
+        p = sub(sub(root, "footnote", id=str(i)), "p")
+        sub(sub(p, "pPr"), "pStyle", val="FootnoteText")
+        r = sub(p, "r")
+        sub(sub(r, "rPr"), "rStyle", val="FootnoteReference")
+        sub(r, "footnoteRef")
+        t = sub(sub(p, "r"), "t")
+        t.text = " " + text
+        t.set(XML_SPACE, "preserve")
+    return root
+
+
+def comments_root(records: Sequence[CommentRecord], refs: dict[str, str]) -> etree._Element:
+    """comments.xml: one paragraph per comment, led by the annotationRef mark."""
+    root = _root("w:comments", [], "w14")
+    for rec in records:
+        comment = sub(root, "comment", id=str(rec.comment_id), author=rec.author, date=rec.date,
+                      initials=INITIALS[rec.author])
+        p = sub(comment, "p")
+        sub(sub(p, "pPr"), "pStyle", val="CommentText")
+        r = sub(p, "r")
+        sub(sub(r, "rPr"), "rStyle", val="CommentReference")
+        sub(r, "annotationRef")
+        sub(sub(p, "r"), "t").text = rec.text.format_map(refs)
+    return root
+
+
+def _ms(prefix: str, tag: str) -> str:
+    return f"{{{NS[prefix]}}}{tag}"
+
+
+def comments_extended_root(records: Sequence[CommentRecord]) -> etree._Element:
+    """commentsExtended.xml: reply threading (w15:paraIdParent) and resolved state (w15:done)."""
+    root = _root("w15:commentsEx", ["w15"], "w14 w15")
+    for rec in records:
+        ex = etree.SubElement(root, _ms("w15", "commentEx"))
+        ex.set(_ms("w15", "paraId"), rec.para_id)
+        if rec.parent is not None:
+            ex.set(_ms("w15", "paraIdParent"), rec.parent.para_id)
+        ex.set(_ms("w15", "done"), "1" if rec.done else "0")
+    return root
+
+
+def comments_ids_root(records: Sequence[CommentRecord], rng: random.Random) -> etree._Element:
+    """commentsIds.xml: the durable ids Word 2019+ uses to track comments across edits."""
+    root = _root("w16cid:commentsIds", ["w16cid"], "w14 w16cid")
+    used: set[int] = set()
+    for rec in records:
+        durable = rng.randrange(0x10000000, 0x7FFFFFFF)
+        while durable in used:
+            durable = rng.randrange(0x10000000, 0x7FFFFFFF)
+        used.add(durable)
+        el = etree.SubElement(root, _ms("w16cid", "commentId"))
+        el.set(_ms("w16cid", "paraId"), rec.para_id)
+        el.set(_ms("w16cid", "durableId"), f"{durable:08X}")
+    return root
+
+
+def people_root(authors: Iterable[str]) -> etree._Element:
+    """people.xml: every comment and revision author, as Word lists them."""
+    root = _root("w15:people", ["w15"], "w14 w15")
+    for author in authors:
+        person = etree.SubElement(root, _ms("w15", "person"))
+        person.set(_ms("w15", "author"), author)
+        info = etree.SubElement(person, _ms("w15", "presenceInfo"))
+        info.set(_ms("w15", "providerId"), "None")
+        info.set(_ms("w15", "userId"), author)
+    return root
+
+
+def assign_para_ids(roots: Iterable[etree._Element], rng: random.Random) -> None:
+    """Give every paragraph a unique w14:paraId and a w14:textId (both below 0x80000000).
+
+    Word writes them on every paragraph; comment threading (commentsExtended, commentsIds)
+    refers to comment paragraphs by paraId, so they must be unique across the package.
+    """
+    used: set[int] = set()
+
+    def fresh() -> str:
+        value = rng.randrange(1, 0x80000000)
+        while value in used:
+            value = rng.randrange(1, 0x80000000)
+        used.add(value)
+        return f"{value:08X}"
+
+    for root in roots:
+        for p in root.iter(w("p")):
+            p.set(W14_PARA_ID, fresh())
+            p.set(W14_TEXT_ID, f"{rng.randrange(1, 0x80000000):08X}")
+
+
+def add_part(doc: DocxDocument, name: str, content_type: str, reltype: str,
+             root: etree._Element) -> None:
+    """Serialise ``root`` as a new part related from the main document part."""
+    blob = etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True)
+    part = Part(PackURI(name), content_type, blob, doc.part.package)
+    doc.part.relate_to(part, reltype)
+
+
+def finish_settings(doc: DocxDocument) -> None:
+    """Point settings at the separator footnotes (as Word does) and give zoom a percentage."""
+    settings = doc.settings.element
+    zoom = settings.find(w("zoom"))
+    if zoom is not None:
+        zoom.set(w("percent"), "100")
+    fn_pr = parse_xml(f'<w:footnotePr {nsdecls("w")}><w:footnote w:id="-1"/>'
+                      '<w:footnote w:id="0"/></w:footnotePr>')
+    settings.find(w("compat")).addprevious(fn_pr)
+
+
+def set_properties(doc: DocxDocument) -> None:
+    """Fixed core properties so the file is reproducible and looks like a real draft."""
+    props = doc.core_properties
+    props.title = "Master Services Agreement"
+    props.subject = f"{SUPPLIER} and {CUSTOMER}"
+    props.author = SUPPLIER_COUNSEL
+    props.last_modified_by = SUPPLIER_COUNSEL
+    props.keywords = "MSA; outsourcing; data analytics; draft"
+    props.category = "Contract"
+    props.comments = "Draft 3 incorporating Harbour Bank comments. Subject to contract."
+    props.content_status = "Draft"
+    props.language = "en-GB"
+    props.revision = 3
+    props.created = CREATED
+    props.modified = MODIFIED
+    package = doc.part.package
+    for rel_id, rel in list(package.rels.items()):
+        if rel.reltype == RT.THUMBNAIL:  # the template's blank-page preview would mislead
+            package.rels.pop(rel_id)
+
+
+def normalise_zip(data: bytes) -> bytes:
+    """Rewrite the package with fixed member timestamps so identical input gives identical bytes."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as src, \
+            zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info in src.infolist():
+            member = zipfile.ZipInfo(info.filename, date_time=ZIP_TIMESTAMP)
+            member.compress_type = zipfile.ZIP_DEFLATED
+            member.external_attr = 0o644 << 16
+            dst.writestr(member, src.read(info.filename))
+    return out.getvalue()
+
+
+@dataclass
+class BuildStats:
+    """What went into the document (printed by the CLI, handy for the benchmark)."""
+
+    modules: int
+    paragraphs: int
+    tables: int
+    revisions: int
+    comments: int
+    footnotes: int
+    revision_authors: list[str]
+
+
+def articles_for(scale: int) -> list[Article]:
+    """The core articles, plus the extended ones after their anchors when scale >= 2."""
+    articles = core_articles()
+    if scale < 2:
+        return articles
+    extra = extended_articles()
+    result: list[Article] = []
+    for article in articles:
+        result.append(article)
+        result.extend(extra.get(article.key, []))
+    return result
+
+
+def build(scale: int = 1, seed: int = 1) -> tuple[bytes, BuildStats]:
+    """Generate the agreement; returns the .docx bytes and a summary."""
+    if scale < 1:
+        raise ValueError("scale must be at least 1")
+    extended = scale >= 2
+    doc = docx.Document()
+    configure_styles(doc)
+    configure_numbering(doc)
+    threads = base_threads()
+    wr = Writer(doc, threads)
+    schedules = CORE_SCHEDULES + (EXTENDED_SCHEDULES if extended else [])
+    renderer = Renderer(wr, articles_for(scale), schedules)
+    modules = make_modules(module_count(scale), seed, two_revisers=extended)
+
+    renderer.front_matter()
+    renderer.body()
+    renderer.schedule_services(modules)
+    renderer.schedule_charges(modules, detailed=extended)
+    if extended:
+        builders = extended_schedules(renderer)
+        for key, _ in EXTENDED_SCHEDULES:
+            builders[key]()
+    renderer.signatures()
+    setup_section(doc, wr)
+
+    unused = set(threads) - wr.used_threads
+    if unused:
+        raise ValueError(f"comment threads never anchored: {sorted(unused)}")
+
+    if len(wr.footnotes) >= FIRST_ANNOTATION_ID:
+        raise ValueError("too many footnotes for the annotation id range")
+    fn_root = footnotes_root(wr.footnotes)
+    cm_root = comments_root(wr.comments, renderer.refs)
+    story_roots = [doc.element] + [
+        rel.target_part.element for rel in doc.part.rels.values()
+        if rel.reltype in (RT.HEADER, RT.FOOTER)
+    ]
+    id_rng = random.Random(f"ids:{seed}:{scale}")
+    assign_para_ids([*story_roots, fn_root, cm_root], id_rng)
+    for rec, comment in zip(wr.comments, cm_root.findall(w("comment")), strict=True):
+        rec.para_id = comment.find(w("p")).get(W14_PARA_ID)
+
+    add_part(doc, "/word/footnotes.xml", CT.WML_FOOTNOTES, RT.FOOTNOTES, fn_root)
+    add_part(doc, "/word/comments.xml", CT.WML_COMMENTS, RT.COMMENTS, cm_root)
+    add_part(doc, "/word/commentsExtended.xml", CT_COMMENTS_EXTENDED, RT_COMMENTS_EXTENDED,
+             comments_extended_root(wr.comments))
+    add_part(doc, "/word/commentsIds.xml", CT_COMMENTS_IDS, RT_COMMENTS_IDS,
+             comments_ids_root(wr.comments, id_rng))
+    authors = sorted({rec.author for rec in wr.comments} | wr.revision_authors)
+    add_part(doc, "/word/people.xml", CT_PEOPLE, RT_PEOPLE, people_root(authors))
+    finish_settings(doc)
+    set_properties(doc)
+
+    buffer = io.BytesIO()
+    doc.save(buffer)
+    stats = BuildStats(
+        modules=len(modules),
+        paragraphs=sum(1 for _ in doc.element.body.iter(w("p"))),
+        tables=wr.table_count,
+        revisions=wr.revision_count,
+        comments=len(wr.comments),
+        footnotes=len(wr.footnotes),
+        revision_authors=sorted(wr.revision_authors),
+    )
+    return normalise_zip(buffer.getvalue()), stats
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Command-line entry point: write the agreement to OUT.docx."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("out", type=Path, help="output .docx path")
+    parser.add_argument("--scale", type=int, default=1,
+                        help="1 = the ~15-page bundled sample; 20 = ~300 pages (default 1)")
+    parser.add_argument("--seed", type=int, default=1, help="varies modules and numbers (default 1)")
+    args = parser.parse_args(argv)
+    if args.scale < 1:
+        parser.error("--scale must be at least 1")
+    started = time.perf_counter()
+    data, stats = build(args.scale, args.seed)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_bytes(data)
+    print(
+        f"wrote {args.out} ({len(data):,} bytes) in {time.perf_counter() - started:.1f} s: "
+        f"{stats.paragraphs} paragraphs, {stats.tables} tables, {stats.modules} service modules, "
+        f"{stats.revisions} tracked changes by {', '.join(stats.revision_authors)}, "
+        f"{stats.comments} comments, {stats.footnotes} footnotes"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
