@@ -20,7 +20,10 @@ NAMESPACES = (
 )
 _REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
 _PART_TYPES = {
-    "styles": ("word/styles.xml", "application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"),
+    "styles": (
+        "word/styles.xml",
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml",
+    ),
     "numbering": (
         "word/numbering.xml",
         "application/vnd.openxmlformats-officedocument.wordprocessingml.numbering+xml",
@@ -33,10 +36,18 @@ _PART_TYPES = {
         "word/comments.xml",
         "application/vnd.openxmlformats-officedocument.wordprocessingml.comments+xml",
     ),
-    "header": ("word/header1.xml", "application/vnd.openxmlformats-officedocument.wordprocessingml.header+xml"),
+    "header": (
+        "word/header1.xml",
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.header+xml",
+    ),
 }
-_ROOTS = {"styles": "styles", "numbering": "numbering", "footnotes": "footnotes", "comments": "comments",
-          "header": "hdr"}
+_ROOTS = {
+    "styles": "styles",
+    "numbering": "numbering",
+    "footnotes": "footnotes",
+    "comments": "comments",
+    "header": "hdr",
+}
 
 
 def make_docx(body: str, **parts: str) -> bytes:
@@ -57,7 +68,9 @@ def make_docx(body: str, **parts: str) -> bytes:
             name, ctype = _PART_TYPES[kind]
             types.append(f'<Override PartName="/{name}" ContentType="{ctype}"/>')
             rels.append(f'<Relationship Id="rId{i}" Type="{_REL}{kind}" Target="{name[5:]}"/>')
-            z.writestr(name, f'<?xml version="1.0"?><w:{_ROOTS[kind]} {NAMESPACES}>{inner}</w:{_ROOTS[kind]}>')
+            z.writestr(
+                name, f'<?xml version="1.0"?><w:{_ROOTS[kind]} {NAMESPACES}>{inner}</w:{_ROOTS[kind]}>'
+            )
         z.writestr(
             "[Content_Types].xml",
             '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
@@ -75,20 +88,27 @@ def make_docx(body: str, **parts: str) -> bytes:
             + "".join(rels)
             + "</Relationships>",
         )
-        z.writestr("word/document.xml", f'<?xml version="1.0"?><w:document {NAMESPACES}><w:body>{body}</w:body></w:document>')
+        z.writestr(
+            "word/document.xml",
+            f'<?xml version="1.0"?><w:document {NAMESPACES}><w:body>{body}</w:body></w:document>',
+        )
     return out.getvalue()
 
 
 def p(text: str = "", para_id: str | None = None, ppr: str = "", runs: str | None = None) -> str:
     """A paragraph with one plain run (or the given ``runs`` XML)."""
     pid = f' w14:paraId="{para_id}"' if para_id else ""
-    content = runs if runs is not None else (f'<w:r><w:t xml:space="preserve">{text}</w:t></w:r>' if text else "")
+    content = (
+        runs if runs is not None else (f'<w:r><w:t xml:space="preserve">{text}</w:t></w:r>' if text else "")
+    )
     return f"<w:p{pid}>{f'<w:pPr>{ppr}</w:pPr>' if ppr else ''}{content}</w:p>"
 
 
 def heading_styles() -> str:
     """styles.xml content with Normal and Heading1..3 (outline levels 0..2)."""
-    styles = ['<w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/></w:style>']
+    styles = [
+        '<w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/></w:style>'
+    ]
     for level in (1, 2, 3):
         styles.append(
             f'<w:style w:type="paragraph" w:styleId="Heading{level}"><w:name w:val="heading {level}"/>'

@@ -18,7 +18,7 @@ def test_clean_text_keeps_insertions_drops_deletions_and_hidden_text():
         '<w:r><w:t xml:space="preserve">Pay </w:t></w:r>'
         '<w:del w:id="1" w:author="A" w:date="2024-01-01T00:00:00Z"><w:r><w:delText>30</w:delText></w:r></w:del>'
         '<w:ins w:id="2" w:author="A" w:date="2024-01-01T00:00:00Z"><w:r><w:t>60</w:t></w:r></w:ins>'
-        '<w:r><w:rPr><w:vanish/></w:rPr><w:t>SECRET</w:t></w:r>'
+        "<w:r><w:rPr><w:vanish/></w:rPr><w:t>SECRET</w:t></w:r>"
         '<w:r><w:t xml:space="preserve"> days</w:t></w:r>'
     )
     (block,) = blocks_of(p(runs=runs))
@@ -39,8 +39,8 @@ def test_field_result_reads_as_text_and_instruction_does_not():
 
 def test_note_references_are_markers_numbered_in_reading_order_and_published_as_boundaries():
     ref = '<w:r><w:footnoteReference w:id="{}"/></w:r>'
-    body = p(runs='<w:r><w:t>A</w:t></w:r>' + ref.format(5)) + p(
-        runs='<w:r><w:t>B</w:t></w:r>' + ref.format(2) + '<w:r><w:endnoteReference w:id="1"/></w:r>'
+    body = p(runs="<w:r><w:t>A</w:t></w:r>" + ref.format(5)) + p(
+        runs="<w:r><w:t>B</w:t></w:r>" + ref.format(2) + '<w:r><w:endnoteReference w:id="1"/></w:r>'
     )
     first, second = blocks_of(body)
     assert first.text == "A[^1]" and second.text == "B[^2][^e1]"
@@ -108,22 +108,33 @@ def test_kinds_heading_levels_and_labels():
 
 
 def test_table_location_merged_cells_and_hidden_rows():
-    cell = '<w:tc>{}{}</w:tc>'
+    cell = "<w:tc>{}{}</w:tc>"
     body = (
         "<w:tbl><w:tblGrid><w:gridCol/><w:gridCol/><w:gridCol/></w:tblGrid>"
-        "<w:tr>" + cell.format('<w:tcPr><w:gridSpan w:val="2"/></w:tcPr>', p("A"))
-        + cell.format('<w:tcPr><w:vMerge w:val="restart"/></w:tcPr>', p("B") + p("B2")) + "</w:tr>"
-        "<w:tr>" + cell.format("", p("C")) + cell.format("", p("D"))
-        + cell.format("<w:tcPr><w:vMerge/></w:tcPr>", p("")) + "</w:tr>"
-        '<w:tr><w:trPr><w:hidden/></w:trPr>' + cell.format("", p("INJECTED INSTRUCTIONS")) + "</w:tr>"
+        "<w:tr>"
+        + cell.format('<w:tcPr><w:gridSpan w:val="2"/></w:tcPr>', p("A"))
+        + cell.format('<w:tcPr><w:vMerge w:val="restart"/></w:tcPr>', p("B") + p("B2"))
+        + "</w:tr>"
+        "<w:tr>"
+        + cell.format("", p("C"))
+        + cell.format("", p("D"))
+        + cell.format("<w:tcPr><w:vMerge/></w:tcPr>", p(""))
+        + "</w:tr>"
+        "<w:tr><w:trPr><w:hidden/></w:trPr>" + cell.format("", p("INJECTED INSTRUCTIONS")) + "</w:tr>"
         "</w:tbl>" + p("after")
     )
     blocks = blocks_of(body)
     assert "INJECTED INSTRUCTIONS" not in [b.text for b in blocks]
     by_text = {b.text: b.table for b in blocks if b.text}
     assert by_text["A"] == {
-        "outerTableIndex": 0, "tableIndex": 0, "rowIndex": 0, "cellIndex": 0,
-        "gridColumnIndex": 0, "columnSpan": 2, "rowSpan": 1, "paragraphIndex": 0,
+        "outerTableIndex": 0,
+        "tableIndex": 0,
+        "rowIndex": 0,
+        "cellIndex": 0,
+        "gridColumnIndex": 0,
+        "columnSpan": 2,
+        "rowSpan": 1,
+        "paragraphIndex": 0,
     }
     assert by_text["B2"]["gridColumnIndex"] == 2 and by_text["B2"]["rowSpan"] == 2
     assert by_text["B2"]["paragraphIndex"] == 1
@@ -138,7 +149,10 @@ def test_alt_chunk_is_a_read_only_diagnostic_block():
     assert diagnostic.id.startswith("opaque-")
     assert diagnostic.text == "[Unsupported w:altChunk content]"
     assert diagnostic.diagnostic == {"type": "opaqueCarrier", "carrier": "altChunk"}
-    assert diagnostic.id not in DocxReviewer.from_bytes(make_docx(p("x") + '<w:altChunk r:id="rId9"/>')).snapshot().anchors
+    assert (
+        diagnostic.id
+        not in DocxReviewer.from_bytes(make_docx(p("x") + '<w:altChunk r:id="rId9"/>')).snapshot().anchors
+    )
 
 
 def test_anchors_count_hash_occurrences_and_echo_the_contract_hash():
@@ -157,8 +171,12 @@ def test_direct_formatting_fields():
     )
     (block,) = blocks_of(p("x", ppr=ppr))
     assert block.direct_alignment == "both"
-    assert block.direct_spacing == {"spaceBefore": 120, "spaceAfter": 240, "lineSpacing": 360,
-                                    "lineSpacingRule": "auto"}
+    assert block.direct_spacing == {
+        "spaceBefore": 120,
+        "spaceAfter": 240,
+        "lineSpacing": 360,
+        "lineSpacingRule": "auto",
+    }
     assert block.direct_indentation == {"indentLeft": 720, "indentFirstLine": -360, "hangingIndent": True}
 
 

@@ -33,8 +33,17 @@ def test_normalize_uses_javascript_whitespace():
 
 @pytest.mark.parametrize(
     ("value", "ok"),
-    [("1A2B3C4D", True), ("seq-0001", True), ("seq-12345", True), ("blank-0003", True),
-     ("seq-001", False), ("b-0001", False), ("", False), ("seq-00a1", False), (17, False)],
+    [
+        ("1A2B3C4D", True),
+        ("seq-0001", True),
+        ("seq-12345", True),
+        ("blank-0003", True),
+        ("seq-001", False),
+        ("b-0001", False),
+        ("", False),
+        ("seq-00a1", False),
+        (17, False),
+    ],
 )
 def test_block_id_grammar(value, ok):
     assert hashing.is_block_id(value) is ok

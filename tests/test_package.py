@@ -25,7 +25,10 @@ from tests.docx_factory import make_docx, p
 MALFORMED_EXPECTED = {
     "malformed_encrypted-ole-not-zip.docx": (PasswordProtectedError, "save an unprotected copy"),
     "malformed_truncated-zip.docx": (TruncatedPackageError, "damaged or incomplete"),
-    "malformed_missing-document-xml.docx": (MissingPartError, "main document part (word/document.xml) is missing"),
+    "malformed_missing-document-xml.docx": (
+        MissingPartError,
+        "main document part (word/document.xml) is missing",
+    ),
     "malformed_zipbomb-ratio.docx": (PackageTooLargeError, "zip bomb"),
     "malformed_xxe-external-entity.docx": (UnsafeXmlError, "DTD or entities"),
 }

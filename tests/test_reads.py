@@ -28,13 +28,20 @@ def contract() -> DocxReviewer:
 
 def test_outline_depth_parents_and_truncation():
     outline = contract().get_outline(max_depth=2)
-    assert [(s["text"], s["level"]) for s in outline["sections"]] == [("Agreement", 1), ("Fees", 2), ("Term", 2)]
+    assert [(s["text"], s["level"]) for s in outline["sections"]] == [
+        ("Agreement", 1),
+        ("Fees", 2),
+        ("Term", 2),
+    ]
     assert outline["totalSections"] == 4 and outline["truncated"] is True
     fees = outline["sections"][1]
     assert fees["parentHandle"] == outline["sections"][0]["handle"]
     assert fees["handle"] == {
-        "type": "headingSection", "story": "main", "headingBlockId": "00000002",
-        "headingTextHash": text_hash("Fees"), "headingLevel": 2,
+        "type": "headingSection",
+        "story": "main",
+        "headingBlockId": "00000002",
+        "headingTextHash": text_hash("Fees"),
+        "headingLevel": 2,
     }
     assert "parentHandle" not in outline["sections"][0]
 
@@ -69,7 +76,9 @@ def test_find_text_matching_rules():
         make_docx(
             p("The Supplier and the supplier's supplier.")
             + p("Suppliers are not a supplier_x.")
-            + p(runs='<w:r><w:t>Note</w:t></w:r><w:r><w:footnoteReference w:id="2"/></w:r><w:r><w:t>1] end</w:t></w:r>')
+            + p(
+                runs='<w:r><w:t>Note</w:t></w:r><w:r><w:footnoteReference w:id="2"/></w:r><w:r><w:t>1] end</w:t></w:r>'
+            )
         )
     )
     found = reviewer.find_text("supplier")
@@ -116,23 +125,36 @@ def test_stories_headers_and_notes_with_tracked_insertions():
     )
     header = p("Confidential")
     reviewer = DocxReviewer.from_bytes(
-        make_docx(p(runs='<w:r><w:t>Fees</w:t></w:r><w:r><w:footnoteReference w:id="1"/></w:r>'),
-                  footnotes=footnotes, header=header)
+        make_docx(
+            p(runs='<w:r><w:t>Fees</w:t></w:r><w:r><w:footnoteReference w:id="1"/></w:r>'),
+            footnotes=footnotes,
+            header=header,
+        )
     )
     stories = reviewer.list_stories()
     assert [s["handle"] for s in stories] == [
-        {"type": "main"}, {"type": "header", "relationshipId": "rId2"}, {"type": "footnote", "noteId": 1},
+        {"type": "main"},
+        {"type": "header", "relationshipId": "rId2"},
+        {"type": "footnote", "noteId": 1},
     ]
     assert stories[0]["text"].endswith("Fees[^1]")
     assert stories[1]["text"] == "Confidential"
     assert stories[2]["text"] == " See Schedule 2"
     assert reviewer.read_story({"type": "footnote", "noteId": 1}) == stories[2]
     assert reviewer.read_story({"type": "header", "relationshipId": "rId7"}) is None
-    found = reviewer.find_text("schedule", scope={"type": "story", "handle": {"type": "footnote", "noteId": 1}})
-    assert found["matches"] == [{
-        "type": "story", "story": {"type": "footnote", "noteId": 1}, "startOffset": 5, "endOffset": 13,
-        "occurrenceInStory": 0, "context": " See Schedule 2",
-    }]
+    found = reviewer.find_text(
+        "schedule", scope={"type": "story", "handle": {"type": "footnote", "noteId": 1}}
+    )
+    assert found["matches"] == [
+        {
+            "type": "story",
+            "story": {"type": "footnote", "noteId": 1},
+            "startOffset": 5,
+            "endOffset": 13,
+            "occurrenceInStory": 0,
+            "context": " See Schedule 2",
+        }
+    ]
 
 
 def test_main_story_text_format():
@@ -145,14 +167,19 @@ def test_incremental_snapshot_equals_a_full_rebuild(public_corpus_files):
     path = next(f for f in public_corpus_files if f.name == "dxo_NVCA-Model-COI.docx")
     reviewer = DocxReviewer.open(path)
     before = reviewer.snapshot()
-    target = next(b for b in before.blocks if b.normalized and len(b.text) > 40 and not b.structural_boundaries
-                  and not b.has_field_chars)
+    target = next(
+        b
+        for b in before.blocks
+        if b.normalized and len(b.text) > 40 and not b.structural_boundaries and not b.has_field_chars
+    )
     target.element.find(".//{*}t").text = "Rewritten clause text"
     reviewer.document.paragraphs_changed([target.element])
     incremental = reviewer.snapshot()
     reviewer.document.structure_changed()
     full = reviewer.snapshot()
     assert [b.to_dict() for b in incremental.blocks] == [b.to_dict() for b in full.blocks]
-    assert {k: a.to_dict() for k, a in incremental.anchors.items()} == {k: a.to_dict() for k, a in full.anchors.items()}
+    assert {k: a.to_dict() for k, a in incremental.anchors.items()} == {
+        k: a.to_dict() for k, a in full.anchors.items()
+    }
     assert incremental.block(target.id).text.startswith("Rewritten clause text")
     assert before.block(target.id).text == target.text  # an earlier snapshot is not mutated

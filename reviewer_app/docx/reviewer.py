@@ -8,10 +8,13 @@ opens safely, exposes the snapshot and the readers, and saves atomically; the ed
 from __future__ import annotations
 
 import os
+import secrets
 from typing import Any
 
 from . import comments, find, outline, revisions, stories
 from .document import WordDocument
+from .edit.engine import Applier
+from .edit.stamp import RevisionStamp
 from .outline import ReadError
 from .package import Package
 from .snapshot import Snapshot
@@ -22,10 +25,14 @@ DEFAULT_AUTHOR = "Reviewer"
 class DocxReviewer:
     """One open .docx: read it as blocks, stories, comments and changes; save it faithfully."""
 
-    def __init__(self, package: Package, author: str = DEFAULT_AUTHOR) -> None:
+    def __init__(
+        self, package: Package, author: str = DEFAULT_AUTHOR, revision_stamp: RevisionStamp | None = None
+    ) -> None:
         self.package = package
         self.author = author
         self.document = WordDocument(package)
+        self._applier = Applier(self.document, author, revision_stamp)
+        self._session = secrets.token_hex(4)
 
     @classmethod
     def open(cls, path: str | os.PathLike[str], author: str = DEFAULT_AUTHOR) -> DocxReviewer:
@@ -111,6 +118,23 @@ class DocxReviewer:
                 raise ReadError("The scoped story was not found; run list_stories again.")
             return find.find_in_story(story, query, match_case, whole_word)
         return find.find_in_blocks(self.snapshot().blocks, query, match_case, whole_word)
+
+    # ------------------------------------------------------------- edits
+    def document_version(self) -> str:
+        """An opaque version that changes with every edit (for ``precondition.documentVersion``)."""
+        return f"{self._session}-{self.document.version}"
+
+    def apply_operations(self, batch: Any) -> dict[str, Any]:
+        """Apply a contract batch (§5.4) as tracked changes or comments; return the result (§5.9).
+
+        Raises :class:`~reviewer_app.docx.edit.batch.ContractError` when the batch itself is
+        malformed; every refusal of a well-formed operation is a skip in the result instead.
+        """
+        return self._applier.apply(batch, self.document_version())
+
+    def undo_operations(self, handle: dict[str, Any] | str) -> dict[str, Any]:
+        """Undo the latest committed batch (``undoDocumentOperations`` semantics)."""
+        return self._applier.undo(handle)
 
     # ------------------------------------------------------------- saving
     def to_bytes(self) -> bytes:

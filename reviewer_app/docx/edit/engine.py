@@ -1,0 +1,212 @@
+"""Apply a contract batch (§5.4-§5.9) to a document: checks, handlers, receipts, rollback, undo.
+
+Each operation runs against the live document but is judged before it is kept: targets are
+resolved in the snapshot the batch addresses, preconditions and overlaps are checked, the
+handler writes tracked markup, and the touched XML is validated. A refused operation is rolled
+back from its own checkpoints, so the rest of a best-effort batch still applies; an atomic
+batch or a dry run rolls everything back; the latest committed batch can be undone.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from ..document import WordDocument
+from ..xmlutil import W
+from . import ops_text  # noqa: F401  (registers handlers)
+from .batch import Batch, Operation, parse_batch
+from .context import Checkpoints, EditContext, Outcome
+from .contract import MODES_BY_TYPE
+from .registry import HANDLERS
+from .skips import Skip, issue_for, reason_for
+from .stamp import RevisionStamp, Stamper
+from .validate import InvalidResult, check
+
+log = logging.getLogger(__name__)
+
+#: Operations whose text lands in the target block: refused on a block pending deletion.
+_WRITES_TEXT = frozenset(("replaceInBlock", "replaceRange", "replaceBlock", "formatRange", "splitBlock"))
+#: Operations that consume their whole block: any later operation on it overlaps.
+WHOLE_BLOCK = frozenset(
+    ("replaceBlock", "deleteBlock", "splitBlock", "mergeBlockWithNext", "deleteTable", "deleteTableRow")
+)
+_handles = itertools.count(1)
+
+
+@dataclass(slots=True)
+class UndoRecord:
+    """What undoing the latest committed batch needs."""
+
+    handle: str
+    checkpoints: Checkpoints
+    version_after: int
+
+
+def target_block_id(op: Operation) -> str | None:
+    """The block an operation addresses (``range.blockId`` for range operations)."""
+    fields = op.fields
+    if "range" in fields:
+        return fields["range"].get("blockId")
+    return fields.get("blockId")
+
+
+class Applier:
+    """Applies batches to one document and remembers the latest for undo."""
+
+    def __init__(self, doc: WordDocument, author: str, stamp: RevisionStamp | None = None) -> None:
+        self.doc = doc
+        self.author = author
+        self.stamp = stamp
+        self.last: UndoRecord | None = None
+
+    def apply(self, value: Any, document_version: str | None = None) -> dict[str, Any]:
+        """Apply ``value`` (a batch dict or parsed :class:`Batch`); return the result envelope."""
+        batch = parse_batch(value)
+        stamper = Stamper(self.doc, self.author, self.stamp)
+        result: dict[str, Any] = {
+            "version": 1,
+            "status": "committed",
+            "applied": [],
+            "skipped": [],
+            "issues": [],
+            "receipts": [],
+            "normalizations": [],
+            "undoHandle": None,
+        }
+        expected = (batch.precondition or {}).get("documentVersion")
+        if expected is not None and expected != document_version:
+            for index, op in enumerate(batch.operations):
+                self._skip(result, op, index, "documentVersionMismatch")
+            result["status"] = "rejected"
+            return result
+        ctx = EditContext(self.doc, self.doc.snapshot(), stamper, tracked=batch.mode != "direct")
+        kept = Checkpoints()
+        failed = False
+        for index, op in enumerate(batch.operations):
+            outcome = self._run(ctx, batch, op)
+            if isinstance(outcome, Skip):
+                failed = True
+                self._skip(result, op, index, outcome.code, outcome.message)
+                continue
+            kept.extend(ctx.checkpoints)
+            applied: dict[str, Any] = {"id": op.id}
+            if outcome.comment_id is not None:
+                applied["commentId"] = outcome.comment_id
+            if len(outcome.revision_ids) == 1:
+                applied["revisionId"] = outcome.revision_ids[0]
+            elif outcome.revision_ids:
+                applied["revisionIds"] = outcome.revision_ids
+            result["applied"].append(applied)
+            result["receipts"].append(
+                {"operationId": op.id, "operationIndex": index, "affected": outcome.affected}
+            )
+        result["normalizations"] = ctx.normalizations
+        if batch.atomic and failed:
+            kept.restore(self.doc)
+            self._reject_rest(result, batch)
+            result["status"] = "rejected"
+        elif batch.dry_run:
+            kept.restore(self.doc)
+            result["status"] = "previewed"
+        result["nextRevisionId"] = stamper.next_revision_id
+        if result["status"] == "committed" and result["applied"]:
+            self._commit(ctx, kept)
+            self.last = UndoRecord(f"undo-{next(_handles)}", kept, self.doc.version)
+            result["undoHandle"] = {"type": "documentOperationUndo", "id": self.last.handle}
+        elif result["status"] != "committed" and (ctx.changed_paragraphs or ctx.structure_changed):
+            self.doc.structure_changed()
+        return result
+
+    def undo(self, handle: dict[str, Any] | str) -> dict[str, Any]:
+        """Undo the latest committed batch, if nothing changed the document since."""
+        handle_id = handle.get("id") if isinstance(handle, dict) else handle
+        undo_handle = {"type": "documentOperationUndo", "id": handle_id}
+        if self.last is None or self.last.handle != handle_id:
+            return {"status": "rejected", "undoHandle": undo_handle, "reason": "unknownHandle"}
+        if self.doc.version != self.last.version_after:
+            return {"status": "rejected", "undoHandle": undo_handle, "reason": "documentChanged"}
+        self.last.checkpoints.restore(self.doc)
+        for part in self.last.checkpoints.dirty_parts:
+            self.doc.package.mark_dirty(part)
+        self.doc.reload_definitions()
+        self.doc.structure_changed()
+        self.last = None
+        return {"status": "undone", "undoHandle": undo_handle}
+
+    # ------------------------------------------------------------------ internals
+    def _run(self, ctx: EditContext, batch: Batch, op: Operation) -> Outcome | Skip:
+        ctx.operation_id = op.id
+        ctx.checkpoints = Checkpoints()
+        try:
+            if batch.mode not in MODES_BY_TYPE[op.type] or batch.mode == "suggested":
+                raise Skip("unsupportedMode")
+            handler = HANDLERS.get(op.type)
+            if handler is None:
+                raise Skip("unsupportedMode", f"{op.type} is not available in this build")
+            self._common_checks(ctx, op)
+            outcome = handler(ctx, op)
+            check(ctx.checkpoints.elements())
+            return outcome
+        except Skip as skip:
+            self._roll_back(ctx)
+            return skip
+        except InvalidResult as bad:
+            self._roll_back(ctx)
+            return Skip("invalidResult", str(bad))
+        except Exception as exc:  # a handler bug must not corrupt the document or the batch
+            log.exception("operation %s (%s) failed", op.id, op.type)
+            self._roll_back(ctx)
+            return Skip("invalidResult", f"{type(exc).__name__}: {exc}")
+
+    def _roll_back(self, ctx: EditContext) -> None:
+        ctx.checkpoints.restore(self.doc)
+        for edits in ctx.edited.values():
+            edits[:] = [e for e in edits if e.operation_id != ctx.operation_id]
+        ctx.changed_paragraphs = [p for p in ctx.changed_paragraphs if p.getparent() is not None]
+
+    def _common_checks(self, ctx: EditContext, op: Operation) -> None:
+        block_id = target_block_id(op)
+        if block_id is None:
+            return
+        block = ctx.block(block_id)
+        precondition = op.fields.get("precondition")
+        if precondition and precondition.get("blockTextHash") != block.text_hash:
+            raise Skip("preconditionFailed")
+        earlier = next((e for e in ctx.edited.get(block_id, ()) if e.whole_block), None)
+        if earlier is None and op.type in WHOLE_BLOCK:
+            earlier = ctx.overlapping(block_id)
+        if earlier is not None:
+            raise Skip(
+                "overlappingOperation", f'operation "{earlier.operation_id}" already changes this block'
+            )
+        if op.type in _WRITES_TEXT and block.mark_deleted and not block.normalized:
+            raise Skip("pendingDeletion")
+
+    def _skip(
+        self, result: dict[str, Any], op: Operation, index: int, code: str, message: str | None = None
+    ) -> None:
+        result["skipped"].append({"id": op.id, "reason": reason_for(code, message)})
+        result["issues"].append(issue_for(op.id, index, code, message))
+
+    def _reject_rest(self, result: dict[str, Any], batch: Batch) -> None:
+        failed = {s["id"] for s in result["skipped"]}
+        for index, op in enumerate(batch.operations):
+            if op.id not in failed:
+                self._skip(result, op, index, "atomicBatchRejected")
+        result["applied"] = []
+        result["receipts"] = []
+        order = {op.id: i for i, op in enumerate(batch.operations)}
+        result["skipped"].sort(key=lambda s: order[s["id"]])
+        result["issues"].sort(key=lambda i: i["operationIndex"])
+
+    def _commit(self, ctx: EditContext, kept: Checkpoints) -> None:
+        for part in kept.dirty_parts:
+            self.doc.package.mark_dirty(part)
+        if ctx.structure_changed or any(e.tag != W + "p" for e in kept.elements()):
+            self.doc.reload_definitions()
+            self.doc.structure_changed()
+        else:
+            self.doc.paragraphs_changed(ctx.changed_paragraphs)

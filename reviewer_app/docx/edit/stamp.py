@@ -1,0 +1,142 @@
+"""Who and when a change is attributed to, and the ids it gets (ooxml-rules §5.1-5.2).
+
+One counter serves every revision element in every part, seeded above the highest id any
+part already uses (headers and notes included), so a new change never shares an id with an
+existing one; comment ids are their own family, equally unique. New paragraphs get
+``w14:paraId`` values no part uses yet. A fixed ``RevisionStamp`` makes all of it repeatable
+for tests and for a bridge that must produce the same document twice.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from lxml import etree
+
+from ..document import WordDocument
+from ..xmlutil import W14, W
+
+#: Elements whose ``w:id`` belongs to the revision family.
+REVISION_TAGS = frozenset(
+    W + t
+    for t in (
+        "ins",
+        "del",
+        "moveFrom",
+        "moveTo",
+        "moveFromRangeStart",
+        "moveFromRangeEnd",
+        "moveToRangeStart",
+        "moveToRangeEnd",
+        "rPrChange",
+        "pPrChange",
+        "sectPrChange",
+        "tblPrChange",
+        "tblGridChange",
+        "trPrChange",
+        "tcPrChange",
+        "tblPrExChange",
+        "numberingChange",
+        "cellIns",
+        "cellDel",
+        "cellMerge",
+        "customXmlInsRangeStart",
+        "customXmlInsRangeEnd",
+        "customXmlDelRangeStart",
+        "customXmlDelRangeEnd",
+    )
+)
+COMMENT_TAGS = frozenset(
+    W + t for t in ("comment", "commentRangeStart", "commentRangeEnd", "commentReference")
+)
+_MAX_ID = 2**31 - 1
+
+
+@dataclass(frozen=True, slots=True)
+class RevisionStamp:
+    """A fixed date (ISO 8601, UTC) and a floor for new ids, for repeatable output."""
+
+    date: str
+    id_seed: int = 0
+
+
+def utc_now() -> str:
+    """Now in UTC, to the second, as Word writes ``w:date`` (``2026-11-29T12:00:00Z``)."""
+    return datetime.now(UTC).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _story_roots(doc: WordDocument) -> list[etree._Element]:
+    """Roots of every part that can hold revisions, comments or paragraphs."""
+    roots = [doc.root]
+    package = doc.package
+    for rel in package.relationships(doc.main_part):
+        if rel.external or not package.has_part(rel.target) or not rel.target.endswith(".xml"):
+            continue
+        if rel.rel_type.rsplit("/", 1)[-1] in ("header", "footer", "footnotes", "endnotes", "comments"):
+            roots.append(package.xml(rel.target))
+    return roots
+
+
+class Stamper:
+    """Mints revision ids, comment ids and paraIds, and stamps author and date."""
+
+    def __init__(self, doc: WordDocument, author: str, stamp: RevisionStamp | None = None) -> None:
+        self.author = author
+        self.stamp = stamp
+        self._rng = random.Random(stamp.id_seed if stamp else None)
+        revision_max = comment_max = 0
+        self._para_ids: set[str] = set()
+        for root in _story_roots(doc):
+            for el in root.iter():
+                tag = el.tag
+                raw = el.get(W + "id")
+                if raw is not None and raw.lstrip("-").isdigit():
+                    value = int(raw)
+                    if tag in REVISION_TAGS:
+                        revision_max = max(revision_max, value)
+                    elif tag in COMMENT_TAGS:
+                        comment_max = max(comment_max, value)
+                para_id = el.get(W14 + "paraId")
+                if para_id:
+                    self._para_ids.add(para_id.upper())
+        floor = stamp.id_seed if stamp else 0
+        self._next_revision = max(revision_max, floor) + 1
+        self._next_comment = comment_max + 1
+
+    @property
+    def date(self) -> str:
+        """The ``w:date`` for a change made now (or the fixed stamp's date)."""
+        return self.stamp.date if self.stamp else utc_now()
+
+    def revision_id(self) -> str:
+        """A fresh revision id, unique across every part."""
+        value = self._next_revision
+        if value > _MAX_ID:
+            raise OverflowError("revision ids exhausted")
+        self._next_revision += 1
+        return str(value)
+
+    @property
+    def next_revision_id(self) -> int:
+        """The id the next revision would get (reported as ``nextRevisionId``)."""
+        return self._next_revision
+
+    def comment_id(self) -> str:
+        """A fresh comment id, above every comment id in use."""
+        value = self._next_comment
+        self._next_comment += 1
+        return str(value)
+
+    def para_id(self) -> str:
+        """A fresh ``w14:paraId``: 8 hex digits below 0x80000000, unused in the package."""
+        while True:
+            candidate = format(self._rng.randrange(1, 0x80000000), "08X")
+            if candidate not in self._para_ids:
+                self._para_ids.add(candidate)
+                return candidate
+
+    def attributes(self) -> dict[str, str]:
+        """``w:id``, ``w:author``, ``w:date`` for a new revision element."""
+        return {W + "id": self.revision_id(), W + "author": self.author, W + "date": self.date}

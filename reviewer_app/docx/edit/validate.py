@@ -1,0 +1,59 @@
+"""Checks an operation's result before it is kept (the ``invalidResult`` guard, contract §5.7).
+
+Schemas miss the mistakes that make Word report unreadable content (ooxml-rules §5.11), so
+every element an operation touched is checked against those rules; a failure rolls the
+operation back and tells the model, instead of leaving a document that cannot be opened.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from lxml import etree
+
+from ..xmlutil import W
+
+_T, _INSTR = W + "t", W + "instrText"
+_DELETED = (W + "del", W + "moveFrom")
+_INSERTED = (W + "ins", W + "moveTo")
+_MARK_REVISIONS = (W + "ins", W + "del", W + "moveFrom", W + "moveTo")
+
+
+class InvalidResult(ValueError):
+    """The checked XML breaks a rule; ``str()`` names the element and the rule."""
+
+
+def _path(el: etree._Element) -> str:
+    return el.getroottree().getpath(el)
+
+
+def check(elements: Iterable[etree._Element]) -> None:
+    """Raise :class:`InvalidResult` when any element (or its subtree) breaks a writer rule."""
+    for root in elements:
+        if root.getparent() is None and root.tag == W + "p":
+            continue  # a paragraph the operation removed (direct mode)
+        for el in root.iter(_T, _INSTR):
+            if any(a.tag in _DELETED for a in el.iterancestors(*_DELETED, *_INSERTED)):
+                nearest = next(el.iterancestors(*_DELETED, *_INSERTED))
+                if nearest.tag in _DELETED:
+                    raise InvalidResult(f"{_path(el)}: live text inside a deletion")
+            if el.tag == _T and el.text and "\n" in el.text:
+                raise InvalidResult(f"{_path(el)}: a line break inside w:t")
+        for wrapper in root.iter(*_MARK_REVISIONS):
+            parent = wrapper.getparent()
+            if parent is not None and parent.tag == W + "rPr":
+                continue
+            if wrapper.tag in _INSERTED and any(True for _ in wrapper.iterancestors(*_INSERTED)):
+                raise InvalidResult(f"{_path(wrapper)}: an insertion nested in an insertion")
+            if wrapper.tag in _DELETED and any(True for _ in wrapper.iterancestors(*_DELETED)):
+                raise InvalidResult(f"{_path(wrapper)}: a deletion nested in a deletion")
+            if wrapper.get(W + "id") is None or wrapper.get(W + "author") is None:
+                raise InvalidResult(f"{_path(wrapper)}: a revision without id or author")
+        for rpr in root.iter(W + "rPr"):
+            change = rpr.find(W + "rPrChange")
+            if change is not None and rpr[-1] is not change:
+                raise InvalidResult(f"{_path(change)}: rPrChange is not the last child of rPr")
+        for ppr in root.iter(W + "pPr"):
+            change = ppr.find(W + "pPrChange")
+            if change is not None and ppr[-1] is not change:
+                raise InvalidResult(f"{_path(change)}: pPrChange is not the last child of pPr")
