@@ -122,6 +122,8 @@ class NumberingDefinitions:
         self._abstracts: dict[str, _Abstract] = {}
         self._instances: dict[str, _Instance] = {}
         self._resolved: dict[str, tuple[str, _Abstract] | None] = {}
+        self._by_style: dict[str | None, tuple[str, int] | None] = {}  # for paragraphs without numPr
+        self._levels: dict[tuple[str, int], Level | None] = {}
         if root is None:
             return
         for el in root.iterchildren(W + "abstractNum"):
@@ -202,12 +204,20 @@ class NumberingDefinitions:
         return None
 
     def level(self, num_id: str, ilvl: int) -> Level | None:
-        """The level definition ``num_id`` uses at ``ilvl`` (a ``w:lvlOverride`` ``w:lvl`` wins)."""
-        inst = self._instances.get(num_id)
-        found = self._abstract_of(num_id)
-        if inst is None or found is None:
-            return None
-        return inst.level_overrides.get(ilvl) or found[1].levels.get(ilvl)
+        """The level definition ``num_id`` uses at ``ilvl`` (a ``w:lvlOverride`` ``w:lvl`` wins).
+
+        Remembered per (instance, level): counting asks for every level of a list at each item.
+        """
+        key = (num_id, ilvl)
+        if key not in self._levels:
+            inst = self._instances.get(num_id)
+            found = self._abstract_of(num_id)
+            self._levels[key] = (
+                None
+                if inst is None or found is None
+                else inst.level_overrides.get(ilvl) or found[1].levels.get(ilvl)
+            )
+        return self._levels[key]
 
     def start_override(self, num_id: str, ilvl: int) -> int | None:
         """The instance's ``w:startOverride`` for ``ilvl`` (``None`` when it has none)."""
@@ -245,9 +255,19 @@ class NumberingDefinitions:
         (``w:lvl/w:pStyle``, ECMA-376 17.9.24; LibreOffice 7.4 ignores the link) is used, else
         level 0. A paragraph without a (known) style uses the default paragraph style.
         """
+        num_pr = ppr.find(W + "numPr") if ppr is not None else None
+        if num_pr is None:
+            # most paragraphs: the answer depends on the style alone
+            if style_id not in self._by_style:
+                self._by_style[style_id] = self._paragraph_numbering(None, style_id)
+            return self._by_style[style_id]
+        return self._paragraph_numbering(num_pr, style_id)
+
+    def _paragraph_numbering(
+        self, num_pr: etree._Element | None, style_id: str | None
+    ) -> tuple[str, int] | None:
         if not self.styles.is_paragraph_style(style_id):
             style_id = self.styles.default_paragraph_style_id
-        num_pr = ppr.find(W + "numPr") if ppr is not None else None
         direct_num = (child_val(num_pr, "numId") or "").strip() or None
         direct_ilvl = int_value(child_val(num_pr, "ilvl"))
         style_num, style_ilvl = self.styles.numbering(style_id)

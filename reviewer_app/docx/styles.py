@@ -74,6 +74,8 @@ class StyleIndex:
         self._styles: dict[str, _Style] = {}
         self._paragraph_ids: list[str] = []
         self._default_paragraph: str | None = None
+        self._heading_cache: dict[str | None, int | None] = {}
+        self._numbering_cache: dict[str | None, tuple[str | None, int | None]] = {}
         if root is None:
             return
         for el in root.iterchildren(W + "style"):
@@ -148,6 +150,12 @@ class StyleIndex:
         return None
 
     def heading_level(self, style_id: str | None) -> int | None:
+        """:meth:`_heading_level`, remembered per style (asked once per paragraph of a long file)."""
+        if style_id not in self._heading_cache:
+            self._heading_cache[style_id] = self._heading_level(style_id)
+        return self._heading_cache[style_id]
+
+    def _heading_level(self, style_id: str | None) -> int | None:
         """1-based heading level of a paragraph style, or ``None`` when it is not a heading.
 
         Walks the ``w:basedOn`` chain nearest first; the first style that says anything
@@ -171,6 +179,12 @@ class StyleIndex:
     # -- numbering --------------------------------------------------------------------------
 
     def numbering(self, style_id: str | None) -> tuple[str | None, int | None]:
+        """:meth:`_numbering`, remembered per style."""
+        if style_id not in self._numbering_cache:
+            self._numbering_cache[style_id] = self._numbering(style_id)
+        return self._numbering_cache[style_id]
+
+    def _numbering(self, style_id: str | None) -> tuple[str | None, int | None]:
         """The style's ``w:numPr`` as ``(numId, ilvl)``, each inherited through ``w:basedOn``.
 
         ``numId`` and ``ilvl`` are inherited separately (nearest stated value wins), the way

@@ -228,13 +228,79 @@ def symbol_text(sym: etree._Element) -> str:
 
 def paragraph_mark_state(p: etree._Element) -> tuple[bool, bool]:
     """(deleted, inserted) for the paragraph mark, from ``w:pPr/w:rPr``'s revision children."""
-    ppr = p.find(W + "pPr")
-    rpr = ppr.find(W + "rPr") if ppr is not None else None
+    ppr = p[0] if len(p) and p[0].tag == _PPR else p.find(_PPR)
+    rpr = ppr.find(_RPR) if ppr is not None else None
     if rpr is None:
         return False, False
-    deleted = rpr.find(W + "del") is not None or rpr.find(W + "moveFrom") is not None
-    inserted = rpr.find(W + "ins") is not None or rpr.find(W + "moveTo") is not None
+    deleted = inserted = False
+    for child in rpr:
+        tag = child.tag
+        if tag in _MARK_DELETED:
+            deleted = True
+        elif tag in _MARK_INSERTED:
+            inserted = True
     return deleted, inserted
+
+
+#: Markup whose paragraph needs the full walker (it is not plain runs of text, tabs and breaks).
+COMPLEX_TAGS = tuple(
+    W + t
+    for t in (
+        "del",
+        "moveFrom",
+        "fldChar",
+        "vanish",
+        "specVanish",
+        "sym",
+        "footnoteReference",
+        "endnoteReference",
+        "noBreakHyphen",
+        "softHyphen",
+        "ptab",
+        "drawing",
+        "pict",
+        "object",
+        "sdt",
+    )
+) + (_ALTERNATE,)
+_TAB, _CR, _P, _PPR = W + "tab", W + "cr", W + "p", W + "pPr"
+_MARK_DELETED = frozenset((W + "del", W + "moveFrom"))
+_MARK_INSERTED = frozenset((W + "ins", W + "moveTo"))
+
+
+def complex_paragraphs(root: etree._Element) -> set[etree._Element]:
+    """Paragraphs under ``root`` that hold markup the fast path cannot read (one C-level scan)."""
+    found: set[etree._Element] = set()
+    for el in root.iter(*COMPLEX_TAGS):
+        p = next(el.iterancestors(_P), None)
+        if p is not None:
+            found.add(p)
+    return found
+
+
+def plain_paragraph_text(p: etree._Element) -> ParagraphText | None:
+    """Clean text of a paragraph made only of runs of text, tabs and line breaks.
+
+    Gives the same text as :func:`paragraph_text` for such a paragraph, several times faster
+    (a 300-page contract has ~15,000 of them). Returns None when the paragraph turns out to hold
+    a page break, which the full walker must publish as a boundary.
+    """
+    parts: list[str] = []
+    for el in p.iter(_T, _TAB, _BR, _CR):
+        tag = el.tag
+        if tag == _T:
+            if el.text:
+                parts.append(el.text)
+        elif el.getparent().tag != _R:
+            continue  # a tab stop definition in w:pPr, not a tab character
+        elif tag == _TAB:
+            parts.append("\t")
+        elif tag == _BR and el.get(_TYPE) is not None:
+            return None
+        else:
+            parts.append("\n")
+    deleted, inserted = paragraph_mark_state(p)
+    return ParagraphText("".join(parts), _NO_BOUNDARIES, deleted, inserted)
 
 
 def paragraph_text(
