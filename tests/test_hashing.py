@@ -55,6 +55,7 @@ def test_id_helpers():
     assert hashing.para_id_from_block_id("00AB12CD") == "00AB12CD"
     assert hashing.current_para_id("FFFFFFFF") == "7FFFFFFF"
     assert hashing.is_text_hash("h45h") and not hashing.is_text_hash("H45H")
+    assert not hashing.is_text_hash("h45h\n") and not hashing.is_block_id("seq-0001\n")
 
 
 def _reference_djb2(text: str) -> str:

@@ -82,7 +82,7 @@ def block_text_hash(text: str) -> str:
 
 def is_text_hash(value: object) -> bool:
     """True for strings shaped like a hash this module produces (``^h[0-9a-z]+$``)."""
-    return isinstance(value, str) and bool(_HASH_PATTERN.match(value))
+    return isinstance(value, str) and _HASH_PATTERN.fullmatch(value) is not None
 
 
 def is_reserved_id(value: str) -> bool:
@@ -95,8 +95,8 @@ def is_block_id(value: object) -> bool:
     if not isinstance(value, str) or not value:
         return False
     if is_reserved_id(value):
-        return bool(_SEQ_ID.match(value) or _BLANK_ID.match(value))
-    return bool(_PARA_ID.match(value))
+        return bool(_SEQ_ID.fullmatch(value) or _BLANK_ID.fullmatch(value))
+    return _PARA_ID.fullmatch(value) is not None
 
 
 def para_id_from_block_id(block_id: str) -> str | None:
@@ -106,7 +106,7 @@ def para_id_from_block_id(block_id: str) -> str | None:
 
 def sequential_index(block_id: str) -> int | None:
     """``seq-0011`` → 11; None for any other shape."""
-    m = _SEQ_ID.match(block_id)
+    m = _SEQ_ID.fullmatch(block_id)
     return int(m.group(1)) if m else None
 
 

@@ -1,0 +1,1 @@
+"""The edit engine: contract batches applied as tracked changes and comments."""
