@@ -12,20 +12,17 @@ import pytest
 from reviewer_app.docx import hashing
 from reviewer_app.docx.edit import contract
 from reviewer_app.docx.edit.batch import (
-    MAX_ISSUES,
     Batch,
     ContractError,
     Operation,
     UnsupportedOperationVersionError,
     batch_json_schema,
     canonical_json,
-    check_value,
-    format_path,
     operation_json_schema,
     parse_batch,
-    sanitize_text,
     validate_batch,
 )
+from reviewer_app.docx.edit.schema import MAX_ISSUES, check_value, format_path, sanitize_text
 
 B = "00AB12CD"
 RANGE = {
