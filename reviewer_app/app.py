@@ -1,0 +1,72 @@
+"""Start the desktop app: the QApplication, the main window, the event loop.
+
+Only the CLI imports this module, and only when the app is started, so the reading commands
+never load Qt. The document is opened once the event loop runs: a file that cannot be opened
+then shows its message over a visible window, inside the main loop, where a quit request
+(``--quit-after``, the window closing) ends everything cleanly.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+
+from . import __version__
+from .resources import sample_contract_path
+from .ui.main_window import MainWindow
+
+log = logging.getLogger(__name__)
+
+APPLICATION_NAME = "Reviewer"
+ORGANIZATION_NAME = "Reviewer"
+
+
+def create_application() -> QApplication:
+    """The process's QApplication, named so QSettings and platformdirs agree on folders."""
+    app = QApplication.instance()
+    if app is None:
+        app = QApplication(sys.argv[:1])
+    assert isinstance(app, QApplication)
+    app.setApplicationName(APPLICATION_NAME)
+    app.setOrganizationName(ORGANIZATION_NAME)
+    app.setApplicationVersion(__version__)
+    return app
+
+
+def default_document() -> str | None:
+    """The bundled sample contract, or None (with a log line) when this install lacks it."""
+    try:
+        return str(sample_contract_path())
+    except FileNotFoundError as exc:
+        log.warning("no sample contract to open: %s", exc)
+        return None
+
+
+def _quit_everything(app: QApplication) -> None:
+    """Close modal dialogs and windows, then leave the loop (used by ``--quit-after``)."""
+    for widget in app.topLevelWidgets():
+        widget.close()
+    app.quit()
+
+
+def main(path: str | os.PathLike[str] | None = None, quit_after_ms: int | None = None) -> int:
+    """Show the main window on ``path`` (the sample contract when None) and run the event loop.
+
+    ``quit_after_ms`` makes the app leave by itself that long after the loop started, so smoke
+    tests and packaging checks can start the real thing and still finish.
+    """
+    if not logging.getLogger().handlers:
+        logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    app = create_application()
+    window = MainWindow()
+    window.show()
+    target = os.fspath(path) if path is not None else default_document()
+    if target is not None:
+        QTimer.singleShot(0, lambda: window.open_path(target))
+    if quit_after_ms is not None:
+        QTimer.singleShot(max(quit_after_ms, 0), lambda: _quit_everything(app))
+    return app.exec()

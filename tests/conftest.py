@@ -1,0 +1,160 @@
+"""Shared fixtures: where the corpus and checkers are, per-test config isolation, LibreOffice.
+
+``../shared`` sits beside the repository (CI clones the repo elsewhere and copies ``shared/``
+next to it) and is read-only there: tests read from it and write only into ``tmp_path``.
+
+Fixture names are used across the suite; keep them stable: ``corpus_dir``,
+``public_corpus_files``, ``malformed_files``, ``lo_reading`` (and its alias ``lo_inspect``).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import subprocess
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+# Qt reads the platform when the first QApplication is built, before any fixture could run.
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+SHARED = REPO_ROOT.parent / "shared"
+CORPUS = SHARED / "corpus"
+CHECKERS = SHARED / "checkers"
+ARTIFACTS = REPO_ROOT / "tests" / "_artifacts"
+SOFFICE = Path("/usr/bin/soffice")
+#: LibreOffice runs at most this many at once (CI has two cores; each soffice takes one).
+LO_PARALLEL = 2
+#: Hard limit for one lo_inspect run; the checker kills soffice itself after its own timeout.
+LO_TIMEOUT_S = 600
+
+
+def corpus_files(kind: str = "public") -> list[Path]:
+    """The ``.docx`` files in ``../shared/corpus/<kind>`` (sorted; empty when shared/ is absent).
+
+    A plain function so test modules can use it in ``@pytest.mark.parametrize``.
+    """
+    folder = CORPUS / kind
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.iterdir() if p.is_file() and p.suffix == ".docx")
+
+
+def _require(path: Path, what: str) -> Path:
+    if not path.exists():
+        pytest.skip(f"{what} not found at {path} (shared/ must sit beside the repository)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def corpus_dir() -> Path:
+    """``../shared/corpus`` (skips when absent)."""
+    return _require(CORPUS, "the shared corpus")
+
+
+@pytest.fixture(scope="session")
+def public_corpus_files(corpus_dir: Path) -> list[Path]:
+    """Every real document in ``corpus/public``."""
+    return corpus_files("public")
+
+
+@pytest.fixture(scope="session")
+def malformed_files(corpus_dir: Path) -> list[Path]:
+    """The hostile and broken inputs in ``corpus/malformed``."""
+    return corpus_files("malformed")
+
+
+@pytest.fixture(scope="session")
+def artifacts_dir() -> Path:
+    """``tests/_artifacts`` (gitignored): screenshots and outputs worth looking at."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS
+
+
+@pytest.fixture(autouse=True)
+def _isolated_user_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Point config, data, state and cache folders (platformdirs, QSettings) at a temp dir.
+
+    No test may read or change the developer's own settings, recent files or transcripts, and
+    no test may store an API key in the real keyring.
+    """
+    base = tmp_path_factory.mktemp("userdirs")
+    for var, name in (
+        ("XDG_CONFIG_HOME", "config"),
+        ("XDG_DATA_HOME", "data"),
+        ("XDG_STATE_HOME", "state"),
+        ("XDG_CACHE_HOME", "cache"),
+    ):
+        folder = base / name
+        folder.mkdir()
+        monkeypatch.setenv(var, str(folder))
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
+    monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")
+
+
+# ----------------------------------------------------------------------------- LibreOffice
+class LibreOfficeReader:
+    """Runs ``lo_inspect.py`` and caches its JSON per file version and mode for the session.
+
+    Thread-safe: concurrent requests for the same file wait for one run; at most
+    :data:`LO_PARALLEL` soffice processes run at once.
+    """
+
+    def __init__(self) -> None:
+        self._cache: dict[tuple[str, int, int, bool], dict[str, Any]] = {}
+        self._locks: dict[tuple[str, int, int, bool], threading.Lock] = {}
+        self._guard = threading.Lock()
+        self._slots = threading.BoundedSemaphore(LO_PARALLEL)
+
+    def __call__(self, path: str | os.PathLike[str], accept_reject: bool = False) -> dict[str, Any]:
+        """LibreOffice's reading of ``path`` (see ``../shared/checkers/README.md`` for the keys)."""
+        target = Path(path).resolve()
+        stat = target.stat()
+        key = (str(target), stat.st_mtime_ns, stat.st_size, accept_reject)
+        with self._guard:
+            lock = self._locks.setdefault(key, threading.Lock())
+        with lock:
+            if key not in self._cache:
+                with self._slots:
+                    self._cache[key] = self._run(target, accept_reject)
+            return copy.deepcopy(self._cache[key])
+
+    @staticmethod
+    def _run(target: Path, accept_reject: bool) -> dict[str, Any]:
+        python = "/usr/bin/python3" if Path("/usr/bin/python3").exists() else "python3"
+        cmd = [python, str(CHECKERS / "lo_inspect.py"), str(target), "--compact"]
+        if not accept_reject:
+            cmd.append("--no-accept-reject")
+        proc = subprocess.run(
+            cmd, capture_output=True, text=True, timeout=LO_TIMEOUT_S, stdin=subprocess.DEVNULL
+        )
+        if proc.returncode == 3:
+            pytest.skip(f"LibreOffice/UNO is not usable here: {proc.stderr.strip()[-300:]}")
+        try:
+            return json.loads(proc.stdout)
+        except json.JSONDecodeError:
+            raise RuntimeError(
+                f"lo_inspect.py exited {proc.returncode} on {target.name} without JSON: "
+                f"{proc.stderr.strip()[-1000:]}"
+            ) from None
+
+
+@pytest.fixture(scope="session")
+def lo_reading() -> Iterator[Callable[..., dict[str, Any]]]:
+    """``read(path, accept_reject=False) -> dict``: LibreOffice's report on a .docx, cached."""
+    if not SOFFICE.exists():
+        pytest.skip(f"LibreOffice is not installed ({SOFFICE}): run bash ../shared/checkers/install.sh")
+    _require(CHECKERS / "lo_inspect.py", "the LibreOffice checker")
+    yield LibreOfficeReader()
+
+
+@pytest.fixture
+def lo_inspect(lo_reading: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
+    """Alias of :func:`lo_reading` for tests that read one file."""
+    return lo_reading
