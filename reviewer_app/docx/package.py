@@ -228,6 +228,38 @@ class Package:
         self._dirty.discard(name)
         self._rels_cache.pop(name, None)
 
+    def remove_content_type_override(self, name: str) -> bool:
+        """Drop the ``[Content_Types].xml`` override of part ``name``; True when there was one.
+
+        A removed part must not keep its override: validators (and Word) treat an override for a
+        missing part as a broken package.
+        """
+        types = self.xml("[Content_Types].xml")
+        found = [el for el in types.iter(_CT + "Override") if el.get("PartName", "").lstrip("/") == name]
+        for el in found:
+            types.remove(el)
+        if found:
+            self.mark_dirty("[Content_Types].xml")
+        return bool(found)
+
+    def remove_relationship(self, source_part: str, rel_id: str) -> bool:
+        """Remove relationship ``rel_id`` of ``source_part``; True when it existed.
+
+        The target part is left alone (another relationship may still use it); callers remove
+        it with :meth:`remove_part` when it is no longer wanted.
+        """
+        rels_part = _rels_name(source_part)
+        if not self.has_part(rels_part):
+            return False
+        root = self.xml(rels_part)
+        found = [el for el in root.iter(_PR + "Relationship") if el.get("Id") == rel_id]
+        for el in found:
+            root.remove(el)
+        if found:
+            self.mark_dirty(rels_part)
+            self._rels_cache.pop(source_part, None)
+        return bool(found)
+
     def add_relationship(self, source_part: str, rel_type: str, target_part: str) -> str:
         """Relate ``source_part`` to ``target_part`` with the full ``rel_type`` URI; return the new id.
 
@@ -301,9 +333,16 @@ class Package:
             if r.is_type(type_suffix) and not r.external and self.has_part(r.target)
         ]
 
-    def invalidate_relationships(self, source_part: str) -> None:
-        """Forget cached relationships after the edit engine changed a ``.rels`` part."""
-        self._rels_cache.pop(source_part, None)
+    def invalidate_relationships(self, source_part: str | None = None) -> None:
+        """Forget cached relationships of ``source_part`` (all of them when None).
+
+        Needed whenever a ``.rels`` tree changes behind the cache: an edit, or a rollback that
+        restores one.
+        """
+        if source_part is None:
+            self._rels_cache.clear()
+        else:
+            self._rels_cache.pop(source_part, None)
 
     # ----------------------------------------------------------------- saving
     def to_bytes(self) -> bytes:

@@ -103,6 +103,7 @@ class Checkpoints:
                 _restore_in_place(saved.element, saved.original)
         for name in reversed(self.created_parts):
             doc.package.remove_part(name)
+        doc.package.invalidate_relationships()  # a restored .rels tree must be read afresh
         self._saved.clear()
         self._ids.clear()
         self.created_parts.clear()
