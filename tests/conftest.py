@@ -107,30 +107,34 @@ class LibreOfficeReader:
     """
 
     def __init__(self) -> None:
-        self._cache: dict[tuple[str, int, int, bool], dict[str, Any]] = {}
-        self._locks: dict[tuple[str, int, int, bool], threading.Lock] = {}
+        self._cache: dict[tuple[str, int, int], dict[str, Any]] = {}
+        self._locks: dict[tuple[str, int, int], threading.Lock] = {}
         self._guard = threading.Lock()
         self._slots = threading.BoundedSemaphore(LO_PARALLEL)
 
     def __call__(self, path: str | os.PathLike[str], accept_reject: bool = False) -> dict[str, Any]:
-        """LibreOffice's reading of ``path`` (see ``../shared/checkers/README.md`` for the keys)."""
+        """LibreOffice's reading of ``path`` (see ``../shared/checkers/README.md`` for the keys).
+
+        Every file is read once per session, always with LibreOffice's accept-all and
+        reject-all: a reading with them is a superset of one without, and running soffice
+        twice per file would double the suite's slowest part. ``accept_reject`` is kept for
+        callers that state what they rely on.
+        """
         target = Path(path).resolve()
         stat = target.stat()
-        key = (str(target), stat.st_mtime_ns, stat.st_size, accept_reject)
+        key = (str(target), stat.st_mtime_ns, stat.st_size)
         with self._guard:
             lock = self._locks.setdefault(key, threading.Lock())
         with lock:
             if key not in self._cache:
                 with self._slots:
-                    self._cache[key] = self._run(target, accept_reject)
+                    self._cache[key] = self._run(target)
             return copy.deepcopy(self._cache[key])
 
     @staticmethod
-    def _run(target: Path, accept_reject: bool) -> dict[str, Any]:
+    def _run(target: Path) -> dict[str, Any]:
         python = "/usr/bin/python3" if Path("/usr/bin/python3").exists() else "python3"
         cmd = [python, str(CHECKERS / "lo_inspect.py"), str(target), "--compact"]
-        if not accept_reject:
-            cmd.append("--no-accept-reject")
         proc = subprocess.run(
             cmd, capture_output=True, text=True, timeout=LO_TIMEOUT_S, stdin=subprocess.DEVNULL
         )

@@ -8,9 +8,11 @@ a reference and not text. At most :data:`MAX_MATCHES` matches are returned, all 
 
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from . import hashing
@@ -70,30 +72,101 @@ def text_range(block: Block, start: int, end: int) -> dict[str, Any]:
     }
 
 
+#: Joins block texts for one scan; a noncharacter no block text or query holds in practice.
+_SEPARATOR = "\uffff"
+
+
+@dataclass(frozen=True, slots=True)
+class SearchIndex:
+    """Content blocks joined into one string, with each block's start offset in it."""
+
+    content: list[Block]
+    starts: list[int]
+    joined: str
+
+
+def build_index(blocks: Iterable[Block]) -> SearchIndex:
+    """Index ``blocks`` for :func:`find_in_index` (keep it: it is reused until the next edit)."""
+    content = [b for b in blocks if b.normalized and b.kind != "diagnostic"]
+    starts: list[int] = []
+    position = 0
+    for block in content:
+        starts.append(position)
+        position += len(block.text) + 1
+    return SearchIndex(content, starts, _SEPARATOR.join(b.text for b in content))
+
+
 def find_in_blocks(
     blocks: Iterable[Block], query: str, match_case: bool = False, whole_word: bool = False
 ) -> dict[str, Any]:
     """Search content blocks; ``{matches, totalMatches, truncated}`` with main-story matches."""
+    return find_in_index(build_index(blocks), query, match_case, whole_word)
+
+
+def find_in_index(
+    index_: SearchIndex, query: str, match_case: bool = False, whole_word: bool = False
+) -> dict[str, Any]:
+    """Search an index of content blocks.
+
+    The joined text is scanned once by the regex engine and each match mapped back to its
+    block: a 300-page contract is searched in milliseconds, where a loop over 15,000 blocks
+    would spend that on overhead alone.
+    """
+    content, starts, joined = index_.content, index_.starts, index_.joined
+    if _SEPARATOR in query:
+        return _find_block_by_block(content, query, match_case, whole_word)
     pattern = _pattern(query, match_case)
     matches: list[dict[str, Any]] = []
     total = 0
-    for block in blocks:
-        if not block.normalized or block.kind == "diagnostic":
+    occurrence: dict[int, int] = {}
+    protected_cache: dict[int, list[tuple[int, int]]] = {}
+    for m in pattern.finditer(joined):
+        index = bisect.bisect_right(starts, m.start()) - 1
+        block = content[index]
+        start, end = m.start() - starts[index], m.end() - starts[index]
+        text = block.text
+        if start == end or end > len(text):
             continue
+        if whole_word and (
+            (start > 0 and _is_word_char(text[start - 1])) or (end < len(text) and _is_word_char(text[end]))
+        ):
+            continue
+        if block.structural_boundaries:
+            protected = protected_cache.setdefault(index, _protected(block))
+            if any(a < start < b or a < end < b for a, b in protected):
+                continue
+        number = occurrence.get(index, 0)
+        occurrence[index] = number + 1
+        total += 1
+        if len(matches) < MAX_MATCHES:
+            matches.append(_main_match(block, start, end, number))
+    return {"matches": matches, "totalMatches": total, "truncated": total > len(matches)}
+
+
+def _main_match(block: Block, start: int, end: int, occurrence: int) -> dict[str, Any]:
+    return {
+        "type": "main",
+        "story": {"type": "main"},
+        "blockId": block.id,
+        "blockTextHash": block.text_hash,
+        "range": text_range(block, start, end),
+        "occurrenceInBlock": occurrence,
+        "context": _context(block.text, start, end),
+    }
+
+
+def _find_block_by_block(
+    content: list[Block], query: str, match_case: bool, whole_word: bool
+) -> dict[str, Any]:
+    """The plain per-block search, for the odd query that holds the join separator."""
+    pattern = _pattern(query, match_case)
+    matches: list[dict[str, Any]] = []
+    total = 0
+    for block in content:
         for occurrence, (start, end) in enumerate(_spans(block.text, pattern, whole_word, _protected(block))):
             total += 1
             if len(matches) < MAX_MATCHES:
-                matches.append(
-                    {
-                        "type": "main",
-                        "story": {"type": "main"},
-                        "blockId": block.id,
-                        "blockTextHash": block.text_hash,
-                        "range": text_range(block, start, end),
-                        "occurrenceInBlock": occurrence,
-                        "context": _context(block.text, start, end),
-                    }
-                )
+                matches.append(_main_match(block, start, end, occurrence))
     return {"matches": matches, "totalMatches": total, "truncated": total > len(matches)}
 
 

@@ -13,6 +13,8 @@ from typing import Any
 
 from . import comments, find, outline, revisions, stories
 from .document import WordDocument
+from .edit import finalize as finalizing
+from .edit import resolve
 from .edit.engine import Applier
 from .edit.stamp import RevisionStamp
 from .outline import ReadError
@@ -117,7 +119,8 @@ class DocxReviewer:
             if story is None:
                 raise ReadError("The scoped story was not found; run list_stories again.")
             return find.find_in_story(story, query, match_case, whole_word)
-        return find.find_in_blocks(self.snapshot().blocks, query, match_case, whole_word)
+        index = self.snapshot().memo("search", lambda snap: find.build_index(snap.blocks))
+        return find.find_in_index(index, query, match_case, whole_word)
 
     # ------------------------------------------------------------- edits
     def document_version(self) -> str:
@@ -135,6 +138,27 @@ class DocxReviewer:
     def undo_operations(self, handle: dict[str, Any] | str) -> dict[str, Any]:
         """Undo the latest committed batch (``undoDocumentOperations`` semantics)."""
         return self._applier.undo(handle)
+
+    # ------------------------------------------------------------- accept and reject (a person's acts)
+    def accept_change(self, change_id: str) -> bool:
+        """Accept one change as :meth:`changes` lists it (both halves of a move together)."""
+        return resolve.accept_change(self.document, change_id)
+
+    def reject_change(self, change_id: str) -> bool:
+        """Reject one change as :meth:`changes` lists it (both halves of a move together)."""
+        return resolve.reject_change(self.document, change_id)
+
+    def accept_all(self, author: str | None = None) -> int:
+        """Accept every pending change in every story (or only ``author``'s); return the count."""
+        return resolve.accept_all(self.document, author)
+
+    def reject_all(self, author: str | None = None) -> int:
+        """Reject every pending change in every story (or only ``author``'s); return the count."""
+        return resolve.reject_all(self.document, author)
+
+    def finalize(self, strip_metadata: bool = False) -> dict[str, int]:
+        """Accept all changes, remove every comment, optionally blank author/time metadata."""
+        return finalizing.finalize(self.document, strip_metadata)
 
     # ------------------------------------------------------------- saving
     def to_bytes(self) -> bytes:

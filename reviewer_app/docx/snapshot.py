@@ -62,7 +62,7 @@ class Snapshot:
     an edit keeps describing the document as it was.
     """
 
-    __slots__ = ("blocks", "_anchors", "_provider")
+    __slots__ = ("blocks", "_anchors", "_provider", "_memo")
 
     def __init__(
         self, blocks: list[Block], provider: Callable[[], dict[str, Anchor] | None] | None = None
@@ -70,6 +70,16 @@ class Snapshot:
         self.blocks = blocks
         self._anchors: dict[str, Anchor] | None = None
         self._provider = provider
+        self._memo: dict[str, Any] = {}
+
+    def memo(self, key: str, build: Callable[[Snapshot], Any]) -> Any:
+        """A structure derived from this snapshot (a search index...), built once and kept.
+
+        Safe because a snapshot never changes; an edit produces a new snapshot.
+        """
+        if key not in self._memo:
+            self._memo[key] = build(self)
+        return self._memo[key]
 
     @property
     def anchors(self) -> dict[str, Anchor]:
@@ -138,15 +148,20 @@ class SnapshotCache:
         self._counts: Counter[str] = Counter()
         self._ids_by_hash: dict[str, set[str]] = {}
         self._position: dict[etree._Element, int] = {}
+        self._current: tuple[int, Snapshot] | None = None
         self.version = 0
 
     def snapshot(self) -> Snapshot:
-        """The current snapshot (built on first use, then kept up to date)."""
+        """The current snapshot: the same object until the next change, then a fresh one."""
+        if self._current is not None and self._current[0] == self.version and self._blocks is not None:
+            return self._current[1]
         if self._blocks is None:
             self._rebuild()
         assert self._blocks is not None
         version = self.version
-        return Snapshot(list(self._blocks), lambda: self._anchors_copy(version))
+        snapshot = Snapshot(list(self._blocks), lambda: self._anchors_copy(version))
+        self._current = (version, snapshot)
+        return snapshot
 
     def _anchors_copy(self, version: int) -> dict[str, Anchor] | None:
         """A copy of the maintained anchors if nothing changed since ``version`` (else None)."""
