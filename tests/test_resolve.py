@@ -25,6 +25,7 @@ from reviewer_app.docx.edit.finalize import finalize
 from reviewer_app.docx.edit.resolve import accept_all, accept_change, reject_all, reject_change
 from reviewer_app.docx.hashing import normalize_text
 from reviewer_app.docx.revisions import list_changes
+from reviewer_app.docx.xmlutil import REVISION_RANGES, REVISION_RECORDS, REVISION_WRAPPERS
 from tests.checkers import schema_report
 from tests.conftest import corpus_files
 from tests.docx_factory import heading_styles, make_docx
@@ -35,35 +36,7 @@ W = "{%s}" % W_NS
 DATE = "2024-05-06T07:08:09Z"
 #: Every element that is (or belongs to) a revision; none may survive accept-all or reject-all.
 REVISION_TAGS = tuple(
-    W + t
-    for t in (
-        "ins",
-        "del",
-        "moveFrom",
-        "moveTo",
-        "moveFromRangeStart",
-        "moveFromRangeEnd",
-        "moveToRangeStart",
-        "moveToRangeEnd",
-        "rPrChange",
-        "pPrChange",
-        "sectPrChange",
-        "tblPrChange",
-        "tblGridChange",
-        "tblPrExChange",
-        "trPrChange",
-        "tcPrChange",
-        "numberingChange",
-        "cellIns",
-        "cellDel",
-        "cellMerge",
-        "delText",
-        "delInstrText",
-        "customXmlInsRangeStart",
-        "customXmlDelRangeStart",
-        "customXmlMoveFromRangeStart",
-        "customXmlMoveToRangeStart",
-    )
+    W + t for t in (*REVISION_WRAPPERS, *REVISION_RECORDS, *REVISION_RANGES, "delText", "delInstrText")
 )
 
 

@@ -22,7 +22,7 @@ from lxml import etree
 from .document import WordDocument
 from .snapshot import Snapshot
 from .text import symbol_text
-from .xmlutil import MC, W, is_on
+from .xmlutil import MC, REVISION_RECORDS, REVISION_WRAPPERS, W, is_on
 
 #: Contract change types (§8), in the contract's order.
 CHANGE_TYPES = (
@@ -75,21 +75,8 @@ KIND_TYPES: dict[str, str] = {
     "cellMerge": "cellMerged",
 }
 
-_MARK_TAGS = ("ins", "del", "moveFrom", "moveTo")
-_CHANGE_TAGS = (
-    "rPrChange",
-    "pPrChange",
-    "sectPrChange",
-    "tblPrChange",
-    "tblGridChange",
-    "tblPrExChange",
-    "trPrChange",
-    "tcPrChange",
-    "numberingChange",
-    "cellIns",
-    "cellDel",
-    "cellMerge",
-)
+_MARK_TAGS = REVISION_WRAPPERS
+_CHANGE_TAGS = REVISION_RECORDS
 _TAGS = tuple(W + t for t in _MARK_TAGS + _CHANGE_TAGS)
 #: Elements holding a property set's *previous* state: revision markup inside them is history.
 _HISTORY = frozenset(W + t for t in _CHANGE_TAGS if t.endswith("Change"))

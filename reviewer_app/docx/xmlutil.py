@@ -52,6 +52,40 @@ REL_SETTINGS = "settings"
 REL_CORE_PROPERTIES = "core-properties"
 
 
+#: Revision markup (ECMA-376 17.13.5), named once for the readers, the writer and the resolver.
+REVISION_WRAPPERS = ("ins", "del", "moveFrom", "moveTo")
+#: Property-change and table-cell revision records.
+REVISION_RECORDS = (
+    "rPrChange",
+    "pPrChange",
+    "sectPrChange",
+    "tblPrChange",
+    "tblGridChange",
+    "tblPrExChange",
+    "trPrChange",
+    "tcPrChange",
+    "numberingChange",
+    "cellIns",
+    "cellDel",
+    "cellMerge",
+)
+#: Range markers that pair with revisions and share their id family.
+REVISION_RANGES = (
+    "moveFromRangeStart",
+    "moveFromRangeEnd",
+    "moveToRangeStart",
+    "moveToRangeEnd",
+    "customXmlInsRangeStart",
+    "customXmlInsRangeEnd",
+    "customXmlDelRangeStart",
+    "customXmlDelRangeEnd",
+    "customXmlMoveFromRangeStart",
+    "customXmlMoveFromRangeEnd",
+    "customXmlMoveToRangeStart",
+    "customXmlMoveToRangeEnd",
+)
+
+
 def qn(tag: str) -> str:
     """Return the Clark name (``{uri}local``) for a prefixed tag such as ``"w:p"``."""
     prefix, local = tag.split(":", 1)

@@ -16,38 +16,10 @@ from datetime import UTC, datetime
 from lxml import etree
 
 from ..document import WordDocument
-from ..xmlutil import W14, W
+from ..xmlutil import REVISION_RANGES, REVISION_RECORDS, REVISION_WRAPPERS, W14, W
 
 #: Elements whose ``w:id`` belongs to the revision family.
-REVISION_TAGS = frozenset(
-    W + t
-    for t in (
-        "ins",
-        "del",
-        "moveFrom",
-        "moveTo",
-        "moveFromRangeStart",
-        "moveFromRangeEnd",
-        "moveToRangeStart",
-        "moveToRangeEnd",
-        "rPrChange",
-        "pPrChange",
-        "sectPrChange",
-        "tblPrChange",
-        "tblGridChange",
-        "trPrChange",
-        "tcPrChange",
-        "tblPrExChange",
-        "numberingChange",
-        "cellIns",
-        "cellDel",
-        "cellMerge",
-        "customXmlInsRangeStart",
-        "customXmlInsRangeEnd",
-        "customXmlDelRangeStart",
-        "customXmlDelRangeEnd",
-    )
-)
+REVISION_TAGS = frozenset(W + t for t in REVISION_WRAPPERS + REVISION_RECORDS + REVISION_RANGES)
 COMMENT_TAGS = frozenset(
     W + t for t in ("comment", "commentRangeStart", "commentRangeEnd", "commentReference")
 )
