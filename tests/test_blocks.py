@@ -209,13 +209,13 @@ def test_fast_path_reads_plain_paragraphs_exactly_like_the_full_walker(public_co
     for path in public_corpus_files:
         body = DocxReviewer.open(path).document.body
         hard = complex_paragraphs(body)
-        for p in body.iter(W + "p"):
-            if p in hard:
+        for para in body.iter(W + "p"):
+            if para in hard:
                 continue
-            fast = plain_paragraph_text(p)
+            fast = plain_paragraph_text(para)
             if fast is None:
                 continue
-            full = paragraph_text(p)
+            full = paragraph_text(para)
             assert (fast.text, fast.mark_deleted, fast.mark_inserted) == (
                 full.text, full.mark_deleted, full.mark_inserted), (path.name, full.text[:60])
             compared += 1

@@ -23,7 +23,7 @@ CLAUSE = "Payment is due within 30 days of invoice."
 
 def reviewer_with(body: str, author: str = "Reviewer AI", **parts: str) -> DocxReviewer:
     reviewer = DocxReviewer.from_bytes(make_docx(body, **parts), author=author)
-    reviewer._applier.stamp = STAMP
+    reviewer.revision_stamp = STAMP
     return reviewer
 
 
@@ -333,3 +333,16 @@ def test_libreoffice_sees_the_intended_redline_on_the_sample_contract(tmp_path: 
     assert after["reject_all"]["paragraphs"] == before["reject_all"]["paragraphs"]
     assert after["comment_count"] == before["comment_count"]
     assert schema_errors(out) == schema_errors(source) == 0
+
+
+def test_an_edits_comment_is_anchored_on_the_changed_words():
+    reviewer = reviewer_with(p(CLAUSE, para_id="00000001"))
+    result = reviewer.apply_operations(batch(
+        {"id": "a", "type": "replaceInBlock", "blockId": "00000001", "find": "30 days", "replace": "60 days",
+         "comment": {"text": "Market standard is 60 days."}}))
+    (applied,) = result["applied"]
+    assert result["receipts"][0]["affected"][-1] == {"type": "comment", "commentId": applied["commentId"]}
+    (comment,) = reread(reviewer).comments()
+    assert comment["text"] == "Market standard is 60 days." and comment["author"] == "Reviewer AI"
+    assert comment["quote"] == "60"  # the accepted view of the changed stretch (30 deleted, 60 inserted)
+    assert comment["blockId"] == "00000001"

@@ -207,6 +207,14 @@ class Package:
             raise KeyError(f"{name} was never parsed; only parsed parts can be dirty")
         self._dirty.add(name)
 
+    def is_dirty(self, name: str) -> bool:
+        """True when part ``name`` will be re-serialized on save."""
+        return name in self._dirty
+
+    def mark_clean(self, name: str) -> None:
+        """Forget that ``name`` changed: a rollback restored it exactly, so save keeps its bytes."""
+        self._dirty.discard(name)
+
     def put_xml(self, name: str, root: etree._Element, content_type: str | None = None) -> None:
         """Add or replace the XML part ``name``; a new part gets a content-type override."""
         is_new = not self.has_part(name)

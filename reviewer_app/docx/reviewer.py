@@ -31,7 +31,6 @@ class DocxReviewer:
         self, package: Package, author: str = DEFAULT_AUTHOR, revision_stamp: RevisionStamp | None = None
     ) -> None:
         self.package = package
-        self.author = author
         self.document = WordDocument(package)
         self._applier = Applier(self.document, author, revision_stamp)
         self._session = secrets.token_hex(4)
@@ -45,6 +44,24 @@ class DocxReviewer:
     def from_bytes(cls, data: bytes, author: str = DEFAULT_AUTHOR, path: str | None = None) -> DocxReviewer:
         """Open a document held in memory (same checks as :meth:`open`)."""
         return cls(Package.from_bytes(data, path=path), author=author)
+
+    @property
+    def author(self) -> str:
+        """The name every change and comment made through this session is attributed to."""
+        return self._applier.author
+
+    @author.setter
+    def author(self, name: str) -> None:
+        self._applier.author = name
+
+    @property
+    def revision_stamp(self) -> RevisionStamp | None:
+        """A fixed date and id floor for new revisions (repeatable output), or None for now."""
+        return self._applier.stamp
+
+    @revision_stamp.setter
+    def revision_stamp(self, stamp: RevisionStamp | None) -> None:
+        self._applier.stamp = stamp
 
     @property
     def path(self) -> str | None:

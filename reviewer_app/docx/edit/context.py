@@ -27,6 +27,7 @@ class _Saved:
     parent: etree._Element | None = None
     index: int = 0
     created: bool = False
+    clean_part: str | None = None  # a part that was unchanged before: clean again once restored
 
 
 def _restore_in_place(element: etree._Element, original: etree._Element) -> None:
@@ -57,12 +58,18 @@ class Checkpoints:
         self.created_parts: list[str] = []
         self.dirty_parts: set[str] = set()
 
-    def save(self, element: etree._Element) -> None:
-        """Remember ``element``'s content as it is now (once per checkpoint span)."""
+    def save(self, element: etree._Element, part: str | None = None, part_was_clean: bool = False) -> None:
+        """Remember ``element``'s content as it is now (once per checkpoint span).
+
+        ``part_was_clean`` says the part had no pending change, so restoring this element
+        also restores the part's original bytes on save.
+        """
         if id(element) in self._ids:
             return
         self._ids.add(id(element))
-        self._saved.append(_Saved(element, copy.deepcopy(element)))
+        self._saved.append(
+            _Saved(element, copy.deepcopy(element), clean_part=part if part_was_clean else None)
+        )
 
     def created(self, element: etree._Element) -> None:
         """``element`` is new: restoring removes it."""
@@ -101,6 +108,8 @@ class Checkpoints:
                     saved.parent.insert(saved.index, saved.element)
             else:
                 _restore_in_place(saved.element, saved.original)
+                if saved.clean_part is not None and doc.package.has_part(saved.clean_part):
+                    doc.package.mark_clean(saved.clean_part)
         for name in reversed(self.created_parts):
             doc.package.remove_part(name)
         doc.package.invalidate_relationships()  # a restored .rels tree must be read afresh
@@ -111,11 +120,16 @@ class Checkpoints:
 
 @dataclass(slots=True)
 class Outcome:
-    """What a handler reports for an applied operation."""
+    """What a handler reports for an applied operation.
+
+    ``comment_anchor`` is where the operation's optional ``comment`` goes: a paragraph and the
+    first and last elements of the changed stretch (None, None = the whole paragraph).
+    """
 
     affected: list[dict[str, Any]]
     comment_id: str | None = None
     revision_ids: list[str] = field(default_factory=list)
+    comment_anchor: tuple[etree._Element, etree._Element | None, etree._Element | None] | None = None
 
 
 @dataclass(slots=True)
@@ -155,17 +169,25 @@ class EditContext:
 
     # ------------------------------------------------------------ targets
     def block(self, block_id: str) -> Block:
-        """The block ``block_id`` names in the snapshot the batch addresses, or ``missingBlock``."""
+        """The block ``block_id`` names in the snapshot the batch addresses.
+
+        ``missingBlock`` when there is none; ``unsupportedBlock`` for a read-only diagnostic
+        block (content Reviewer preserves but cannot edit).
+        """
         block = self.snapshot.block(block_id)
-        if block is None or block.element is None:
+        if block is None:
             raise Skip("missingBlock")
+        if block.element is None:
+            raise Skip("unsupportedBlock", "this is preserved content Reviewer cannot edit")
         return block
 
     # ------------------------------------------------------------ recording
     def touch(self, element: etree._Element, part: str | None = None) -> None:
         """Checkpoint ``element`` before changing it and mark its part dirty."""
-        self.checkpoints.save(element)
-        self.checkpoints.dirty_parts.add(part or self.doc.main_part)
+        name = part or self.doc.main_part
+        package = self.doc.package
+        self.checkpoints.save(element, name, package.has_part(name) and not package.is_dirty(name))
+        self.checkpoints.dirty_parts.add(name)
 
     def created(self, element: etree._Element, part: str | None = None) -> None:
         """Record a newly inserted element (blocks were added: the snapshot is rebuilt)."""

@@ -14,9 +14,15 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
+from ..comment_writer import attach_comment
 from ..document import WordDocument
 from ..xmlutil import W
-from . import ops_text  # noqa: F401  (registers handlers)
+from . import (
+    ops_comments,  # noqa: F401  (registers handlers)
+    ops_paragraph,  # registers handlers; pairs moves across the batch
+    ops_table,  # noqa: F401  (registers handlers)
+    ops_text,  # noqa: F401  (registers handlers)
+)
 from .batch import Batch, Operation, parse_batch
 from .context import Checkpoints, EditContext, Outcome
 from .contract import MODES_BY_TYPE
@@ -33,6 +39,8 @@ _WRITES_TEXT = frozenset(("replaceInBlock", "replaceRange", "replaceBlock", "for
 WHOLE_BLOCK = frozenset(
     ("replaceBlock", "deleteBlock", "splitBlock", "mergeBlockWithNext", "deleteTable", "deleteTableRow")
 )
+#: Operations whose comment IS the operation (the others' optional comment explains an edit).
+_COMMENT_TYPES = frozenset(("commentOnBlock", "commentOnRange"))
 _handles = itertools.count(1)
 
 
@@ -83,6 +91,7 @@ class Applier:
             result["status"] = "rejected"
             return result
         ctx = EditContext(self.doc, self.doc.snapshot(), stamper, tracked=batch.mode != "direct")
+        ops_paragraph.set_batch_operations(ctx, batch.operations)
         kept = Checkpoints()
         failed = False
         for index, op in enumerate(batch.operations):
@@ -130,7 +139,8 @@ class Applier:
             return {"status": "rejected", "undoHandle": undo_handle, "reason": "documentChanged"}
         self.last.checkpoints.restore(self.doc)
         for part in self.last.checkpoints.dirty_parts:
-            self.doc.package.mark_dirty(part)
+            if self.doc.package.has_part(part):  # parts the batch created are gone again
+                self.doc.package.mark_dirty(part)
         self.doc.reload_definitions()
         self.doc.structure_changed()
         self.last = None
@@ -148,6 +158,8 @@ class Applier:
                 raise Skip("unsupportedMode", f"{op.type} is not available in this build")
             self._common_checks(ctx, op)
             outcome = handler(ctx, op)
+            if "comment" in op.fields and op.type not in _COMMENT_TYPES:
+                self._attach_comment(ctx, op, outcome)
             check(ctx.checkpoints.elements())
             return outcome
         except Skip as skip:
@@ -160,6 +172,22 @@ class Applier:
             log.exception("operation %s (%s) failed", op.id, op.type)
             self._roll_back(ctx)
             return Skip("invalidResult", f"{type(exc).__name__}: {exc}")
+
+    def _attach_comment(self, ctx: EditContext, op: Operation, outcome: Outcome) -> None:
+        """An edit's optional ``comment`` (the reason for it) becomes a Word comment on the change."""
+        anchor = outcome.comment_anchor
+        if anchor is None:
+            block_id = target_block_id(op)
+            block = ctx.snapshot.block(block_id) if block_id else None
+            anchor = (block.element, None, None) if block is not None and block.element is not None else None
+        if anchor is None or anchor[0].getparent() is None:
+            ctx.normalize(
+                f"operations[id={op.id}].comment", "the edited block no longer exists; no comment was added"
+            )
+            return
+        comment_id = attach_comment(ctx, anchor[0], anchor[1], anchor[2], op.fields["comment"]["text"])
+        outcome.comment_id = comment_id
+        outcome.affected.append({"type": "comment", "commentId": comment_id})
 
     def _roll_back(self, ctx: EditContext) -> None:
         ctx.checkpoints.restore(self.doc)
@@ -204,7 +232,8 @@ class Applier:
 
     def _commit(self, ctx: EditContext, kept: Checkpoints) -> None:
         for part in kept.dirty_parts:
-            self.doc.package.mark_dirty(part)
+            if self.doc.package.has_part(part):
+                self.doc.package.mark_dirty(part)
         if ctx.structure_changed or any(e.tag != W + "p" for e in kept.elements()):
             self.doc.reload_definitions()
             self.doc.structure_changed()

@@ -14,11 +14,10 @@ from lxml import etree
 
 from ..blocks import Block
 from ..comment_writer import attach_comment
-from ..hashing import text_hash
 from .batch import Operation
 from .context import EditContext, Outcome
 from .markup import isolate, runs_of
-from .ops_text import live_text
+from .ops_text import live_text, resolve_range
 from .registry import handles
 from .skips import Skip
 
@@ -73,15 +72,8 @@ def comment_on_block(ctx: EditContext, op: Operation) -> Outcome:
 def comment_on_range(ctx: EditContext, op: Operation) -> Outcome:
     """Comment on the text a find_text range handle selects (``staleRange`` when it moved)."""
     rng = op.fields["range"]
-    block = ctx.block(rng["blockId"])
-    _check_block(block)
-    text = live_text(ctx, block)
-    start, end = ctx.to_live(block.id, rng["startOffset"]), ctx.to_live(block.id, rng["endOffset"])
-    if not 0 <= start < end <= len(text) or text_hash(text[start:end]) != rng["selectedTextHash"]:
-        raise Skip("staleRange")
-    earlier = ctx.overlapping(block.id, start, end)
-    if earlier is not None:
-        raise Skip("overlappingOperation", f'operation "{earlier.operation_id}" already edits this text')
+    _check_block(ctx.block(rng["blockId"]))
+    block, _text, start, end = resolve_range(ctx, rng)
     comment_id = _anchor(ctx, block, start, end, op.fields["comment"]["text"])
     affected = [
         {"type": "textRange", "range": dict(rng), "effect": "commented"},

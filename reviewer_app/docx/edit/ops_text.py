@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import re
 import unicodedata
+from dataclasses import dataclass
 from typing import Any
 
 from lxml import etree
@@ -68,8 +69,8 @@ def _has_mixed_formatting(runs: list[etree._Element]) -> bool:
     return len(props) > 1
 
 
-def replace_text(ctx: EditContext, block: Block, start: int, end: int, new: str) -> list[str]:
-    """Redline live ``[start, end)`` of ``block`` into ``new``; return the revision ids written."""
+def replace_text(ctx: EditContext, block: Block, start: int, end: int, new: str) -> TextChange:
+    """Redline live ``[start, end)`` of ``block`` into ``new``: the revision ids and changed span."""
     p = block.element
     old_text = pieces_of(p, block.notes_before).text
     old = old_text[start:end]
@@ -77,13 +78,18 @@ def replace_text(ctx: EditContext, block: Block, start: int, end: int, new: str)
     ctx.touch(p)
     revision_ids: list[str] = []
     mixed_noted = False
+    first: etree._Element | None = None
+    last: etree._Element | None = None
     # apply hunks right to left so earlier offsets stay valid
     for hunk in reversed(word_diff(old, new)):
         s, e = start + hunk.start, start + hunk.end
         if splits_character(old_text, s) or splits_character(old_text, e):
             raise Skip("splitsCharacter")
         before = ctx.stamper.next_revision_id
-        mixed = _replace_span(ctx, block, s, e, hunk.new_text)
+        mixed, span = _replace_span(ctx, block, s, e, hunk.new_text)
+        if span is not None:
+            first = span[0]
+            last = last if last is not None else span[1]
         if mixed and not mixed_noted:
             ctx.normalize(
                 f"operations[id={ctx.operation_id}]",
@@ -94,13 +100,26 @@ def replace_text(ctx: EditContext, block: Block, start: int, end: int, new: str)
         revision_ids.extend(str(i) for i in range(before, ctx.stamper.next_revision_id))
     ctx.text_changed(p)
     ctx.record_edit(block.id, start, end, start + len(new))
-    return revision_ids
+    return TextChange(revision_ids, (p, first, last) if first is not None else (p, None, None))
 
 
-def _replace_span(ctx: EditContext, block: Block, start: int, end: int, new: str) -> bool:
-    """Replace one hunk; True when the replaced runs had mixed formatting."""
+@dataclass(slots=True)
+class TextChange:
+    """What :func:`replace_text` wrote: revision ids, and the changed stretch for a comment."""
+
+    revision_ids: list[str]
+    anchor: tuple[etree._Element, etree._Element | None, etree._Element | None]
+
+
+Span = tuple[etree._Element, etree._Element]
+
+
+def _replace_span(ctx: EditContext, block: Block, start: int, end: int, new: str) -> tuple[bool, Span | None]:
+    """Replace one hunk: (mixed formatting?, first and last elements now holding the change)."""
     p = block.element
     tracked = ctx.tracked
+    span_first: etree._Element | None = None
+    inserted: etree._Element | None = None
     if end > start:
         pieces = isolate(p, start, end, block.notes_before)
         runs = runs_of(pieces)
@@ -110,20 +129,26 @@ def _replace_span(ctx: EditContext, block: Block, start: int, end: int, new: str
         rpr = template_rpr(runs[0]) if runs else None
         anchor = _anchor_before(p, start, block) if not tracked else None
         delete_runs(runs, p, ctx.stamper, tracked)
+        if tracked and runs[0].getparent() is not None:
+            span_first = insertion_point(runs[0], p)
         if new:
             after = insertion_point(runs[-1], p) if tracked and runs[-1].getparent() is not None else anchor
             if tracked and runs[-1].getparent() is None:
                 after = _anchor_before(p, start, block)
-            insert_runs(make_runs(new, rpr), p, after, ctx.stamper, tracked)
-        return mixed
+            inserted = insert_runs(make_runs(new, rpr), p, after, ctx.stamper, tracked)
+        last = inserted if inserted is not None else span_first
+        if last is None:
+            return mixed, None
+        return mixed, (span_first if span_first is not None else last, last)
     if new:
         isolate(p, start, start, block.notes_before)
         after = _anchor_before(p, start, block)
         source = _run_before(p, start, block)
         if source is None:
             source = _run_after(p, start, block)
-        insert_runs(make_runs(new, template_rpr(source)), p, after, ctx.stamper, tracked)
-    return False
+        inserted = insert_runs(make_runs(new, template_rpr(source)), p, after, ctx.stamper, tracked)
+        return False, (inserted, inserted)
+    return False, None
 
 
 def _run_before(p: etree._Element, offset: int, block: Block) -> etree._Element | None:
@@ -170,27 +195,36 @@ def replace_in_block(ctx: EditContext, op: Operation) -> Outcome:
     earlier = ctx.overlapping(block.id, start, start + len(find))
     if earlier is not None:
         raise Skip("overlappingOperation", f'operation "{earlier.operation_id}" already edits this text')
-    revisions = replace_text(ctx, block, start, start + len(find), replace)
-    return Outcome(_receipt(block), revision_ids=revisions)
+    change = replace_text(ctx, block, start, start + len(find), replace)
+    return Outcome(_receipt(block), revision_ids=change.revision_ids, comment_anchor=change.anchor)
 
 
-@handles("replaceRange")
-def replace_range(ctx: EditContext, op: Operation) -> Outcome:
-    rng = op.fields["range"]
+def resolve_range(ctx: EditContext, rng: Any) -> tuple[Block, str, int, int]:
+    """Block, live text and live offsets of a ``find_text`` range handle, or the contract's skip.
+
+    ``staleRange`` when the selected text no longer hashes the same, ``splitsCharacter`` for an
+    offset inside a character, ``overlappingOperation`` when an earlier op of the batch edited it.
+    """
     block = ctx.block(rng["blockId"])
     text = live_text(ctx, block)
     start, end = ctx.to_live(block.id, rng["startOffset"]), ctx.to_live(block.id, rng["endOffset"])
-    if end > len(text) or text_hash(text[start:end]) != rng["selectedTextHash"]:
+    if not 0 <= start < end <= len(text) or text_hash(text[start:end]) != rng["selectedTextHash"]:
         raise Skip("staleRange")
     if splits_character(text, start) or splits_character(text, end):
         raise Skip("splitsCharacter")
     earlier = ctx.overlapping(block.id, start, end)
     if earlier is not None:
         raise Skip("overlappingOperation", f'operation "{earlier.operation_id}" already edits this text')
+    return block, text, start, end
+
+
+@handles("replaceRange")
+def replace_range(ctx: EditContext, op: Operation) -> Outcome:
+    block, text, start, end = resolve_range(ctx, op.fields["range"])
     if text[start:end] == op.fields["replace"]:
         raise Skip("noopOperation")
-    revisions = replace_text(ctx, block, start, end, op.fields["replace"])
-    return Outcome(_receipt(block), revision_ids=revisions)
+    change = replace_text(ctx, block, start, end, op.fields["replace"])
+    return Outcome(_receipt(block), revision_ids=change.revision_ids, comment_anchor=change.anchor)
 
 
 @handles("replaceBlock")
@@ -202,7 +236,8 @@ def replace_block(ctx: EditContext, op: Operation) -> Outcome:
     new = op.fields["text"]
     if new == text and "styleId" not in op.fields:
         raise Skip("noopOperation")
-    revisions = replace_text(ctx, block, 0, len(text), new) if new != text else []
+    change = replace_text(ctx, block, 0, len(text), new) if new != text else None
+    revisions = change.revision_ids if change else []
     if "styleId" in op.fields:
         from .ops_paragraph import set_style  # paragraph properties live with the block operations
 
@@ -214,14 +249,7 @@ def replace_block(ctx: EditContext, op: Operation) -> Outcome:
 @handles("formatRange")
 def format_range(ctx: EditContext, op: Operation) -> Outcome:
     rng = op.fields["range"]
-    block = ctx.block(rng["blockId"])
-    text = live_text(ctx, block)
-    start, end = ctx.to_live(block.id, rng["startOffset"]), ctx.to_live(block.id, rng["endOffset"])
-    if end > len(text) or text_hash(text[start:end]) != rng["selectedTextHash"]:
-        raise Skip("staleRange")
-    earlier = ctx.overlapping(block.id, start, end)
-    if earlier is not None:
-        raise Skip("overlappingOperation", f'operation "{earlier.operation_id}" already edits this text')
+    block, _text, start, end = resolve_range(ctx, rng)
     p = block.element
     ctx.touch(p)
     runs = runs_of(isolate(p, start, end, block.notes_before))

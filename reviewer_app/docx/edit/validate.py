@@ -17,6 +17,25 @@ _T, _INSTR = W + "t", W + "instrText"
 _DELETED = (W + "del", W + "moveFrom")
 _INSERTED = (W + "ins", W + "moveTo")
 _MARK_REVISIONS = (W + "ins", W + "del", W + "moveFrom", W + "moveTo")
+#: Body content an operation may detach (direct-mode deletions); a part's root is never detached.
+_CONTENT = frozenset(
+    W + t
+    for t in (
+        "p",
+        "tbl",
+        "tr",
+        "tc",
+        "r",
+        "sdt",
+        "ins",
+        "del",
+        "hyperlink",
+        "bookmarkStart",
+        "bookmarkEnd",
+        "commentRangeStart",
+        "commentRangeEnd",
+    )
+)
 
 
 class InvalidResult(ValueError):
@@ -30,8 +49,8 @@ def _path(el: etree._Element) -> str:
 def check(elements: Iterable[etree._Element]) -> None:
     """Raise :class:`InvalidResult` when any element (or its subtree) breaks a writer rule."""
     for root in elements:
-        if root.getparent() is None and root.tag == W + "p":
-            continue  # a paragraph the operation removed (direct mode)
+        if root.getparent() is None and root.tag in _CONTENT:
+            continue  # content the operation removed (direct mode): no longer in the document
         for el in root.iter(_T, _INSTR):
             if any(a.tag in _DELETED for a in el.iterancestors(*_DELETED, *_INSERTED)):
                 nearest = next(el.iterancestors(*_DELETED, *_INSERTED))
