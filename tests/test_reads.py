@@ -183,3 +183,21 @@ def test_incremental_snapshot_equals_a_full_rebuild(public_corpus_files):
     }
     assert incremental.block(target.id).text.startswith("Rewritten clause text")
     assert before.block(target.id).text == target.text  # an earlier snapshot is not mutated
+
+
+def test_capped_search_counts_exactly_like_an_exhaustive_search(public_corpus_files):
+    """Past 200 matches the count is taken at C speed; it must equal the per-block count."""
+    from reviewer_app.docx import find
+
+    checked = 0
+    for path in public_corpus_files[::3]:
+        blocks = DocxReviewer.open(path).snapshot().blocks
+        index = find.build_index(blocks)
+        content = [b for b in blocks if b.normalized and b.kind != "diagnostic"]
+        for query in ("e", "the", "1"):
+            fast = find.find_in_index(index, query)
+            slow = find._find_block_by_block(content, query, False, False)
+            assert fast["totalMatches"] == slow["totalMatches"], (path.name, query)
+            assert fast["matches"] == slow["matches"]
+            checked += fast["totalMatches"] > find.MAX_MATCHES
+    assert checked >= 5  # files whose count went through the fast path

@@ -78,11 +78,17 @@ _SEPARATOR = "\uffff"
 
 @dataclass(frozen=True, slots=True)
 class SearchIndex:
-    """Content blocks joined into one string, with each block's start offset in it."""
+    """Content blocks joined into one string, with each block's start offset in it.
+
+    ``lowered`` is ``joined.lower()`` when lower-casing keeps every offset (almost always):
+    an ASCII query is then matched case-insensitively as a plain literal, several times faster
+    than the regex engine's case-insensitive mode on a 300-page contract.
+    """
 
     content: list[Block]
     starts: list[int]
     joined: str
+    lowered: str | None
 
 
 def build_index(blocks: Iterable[Block]) -> SearchIndex:
@@ -93,7 +99,9 @@ def build_index(blocks: Iterable[Block]) -> SearchIndex:
     for block in content:
         starts.append(position)
         position += len(block.text) + 1
-    return SearchIndex(content, starts, _SEPARATOR.join(b.text for b in content))
+    joined = _SEPARATOR.join(b.text for b in content)
+    lowered = joined.lower()
+    return SearchIndex(content, starts, joined, lowered if len(lowered) == len(joined) else None)
 
 
 def find_in_blocks(
@@ -116,12 +124,20 @@ def find_in_index(
     if _SEPARATOR in query:
         return _find_block_by_block(content, query, match_case, whole_word)
     pattern = _pattern(query, match_case)
+    if not match_case and query.isascii() and index_.lowered is not None:
+        joined, pattern = index_.lowered, re.compile(re.escape(query.lower()))
     matches: list[dict[str, Any]] = []
     total = 0
     occurrence: dict[int, int] = {}
     protected_cache: dict[int, list[tuple[int, int]]] = {}
     for m in pattern.finditer(joined):
         index = bisect.bisect_right(starts, m.start()) - 1
+        if len(matches) == MAX_MATCHES and not whole_word and index + 1 < len(content):
+            # past the cap only the count matters: count the rest of the text at C speed
+            offset = m.start() - starts[index]
+            total += _matches_in_block(pattern, joined, index_, index, offset, protected_cache)
+            total += _count_from(pattern, joined, index_, index + 1)
+            break
         block = content[index]
         start, end = m.start() - starts[index], m.end() - starts[index]
         text = block.text
@@ -141,6 +157,46 @@ def find_in_index(
         if len(matches) < MAX_MATCHES:
             matches.append(_main_match(block, start, end, number))
     return {"matches": matches, "totalMatches": total, "truncated": total > len(matches)}
+
+
+def _valid(block: Block, start: int, end: int, protected: list[tuple[int, int]]) -> bool:
+    return start != end and not any(a < start < b or a < end < b for a, b in protected)
+
+
+def _block_text(joined: str, index_: SearchIndex, index: int) -> str:
+    """Block ``index``'s text as it appears in ``joined`` (possibly the lower-cased copy)."""
+    start = index_.starts[index]
+    return joined[start : start + len(index_.content[index].text)]
+
+
+def _matches_in_block(
+    pattern: re.Pattern[str],
+    joined: str,
+    index_: SearchIndex,
+    index: int,
+    from_offset: int,
+    cache: dict[int, list[tuple[int, int]]],
+) -> int:
+    """Valid matches (whole words not checked) in block ``index`` from ``from_offset`` on."""
+    block = index_.content[index]
+    protected = cache.setdefault(index, _protected(block)) if block.structural_boundaries else []
+    text = _block_text(joined, index_, index)
+    return sum(1 for m in pattern.finditer(text, from_offset) if _valid(block, *m.span(), protected))
+
+
+def _count_from(pattern: re.Pattern[str], joined: str, index_: SearchIndex, first: int) -> int:
+    """Valid matches from block ``first`` to the end of the joined text.
+
+    The regex engine counts all of them in one C-level pass; only blocks holding note markers
+    are then re-checked, since a match crossing a marker does not count.
+    """
+    count = len(pattern.findall(joined, index_.starts[first]))
+    for index in range(first, len(index_.content)):
+        block = index_.content[index]
+        if block.structural_boundaries and (protected := _protected(block)):
+            text = _block_text(joined, index_, index)
+            count -= sum(1 for m in pattern.finditer(text) if not _valid(block, *m.span(), protected))
+    return count
 
 
 def _main_match(block: Block, start: int, end: int, occurrence: int) -> dict[str, Any]:
