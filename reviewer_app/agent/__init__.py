@@ -4,3 +4,32 @@ No Qt here (a test imports this package in a bare interpreter and checks that Py
 unloaded): the same agent drives the desktop app, the CLI and headless tests, and the UI
 talks to it only through bridges. ``anthropic`` is imported lazily, when a turn starts.
 """
+
+from .bridge import AgentBridge, create_reviewer_bridge
+from .executor import execute_tool_call
+from .review_queue import ReviewQueueBridge, create_review_queue_bridge
+from .suggest_changes import (
+    InvalidSuggestChangesOptionsError,
+    SuggestChangesOptions,
+    describe_suggest_changes_capabilities,
+    parse_add_comment_input,
+    parse_suggest_changes_input,
+)
+from .tools import TOOL_NAMES, get_tool_definitions, to_anthropic_tools, to_openai_tools
+
+__all__ = [
+    "TOOL_NAMES",
+    "AgentBridge",
+    "InvalidSuggestChangesOptionsError",
+    "ReviewQueueBridge",
+    "SuggestChangesOptions",
+    "create_review_queue_bridge",
+    "create_reviewer_bridge",
+    "describe_suggest_changes_capabilities",
+    "execute_tool_call",
+    "get_tool_definitions",
+    "parse_add_comment_input",
+    "parse_suggest_changes_input",
+    "to_anthropic_tools",
+    "to_openai_tools",
+]

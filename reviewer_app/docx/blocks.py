@@ -70,6 +70,7 @@ class Block:
     notes_before: tuple[int, int] = (0, 0)
     has_field_chars: bool = False
     cached_hash: str | None = None  # filled by text_hash on first use
+    cached_view: dict[str, Any] | None = None  # filled by agent_view on first use
 
     @property
     def text_hash(self) -> str:
@@ -87,7 +88,17 @@ class Block:
         return bool(self.normalized)
 
     def agent_view(self) -> dict[str, Any]:
-        """The ``FolioAgentBlock`` the reading tools return (contract §4.1), optional keys omitted."""
+        """The ``FolioAgentBlock`` the reading tools return (contract §4.1), optional keys omitted.
+
+        Built once per block and copied out (shallow: nested values are shared, read-only): a
+        block is never edited in place (an edit makes a new block), and ``read_document`` on a
+        300-page contract asks for 15,000 of these.
+        """
+        if self.cached_view is None:
+            self.cached_view = self._agent_view()
+        return dict(self.cached_view)
+
+    def _agent_view(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "blockId": self.id,
             "kind": self.kind,

@@ -7,6 +7,7 @@ opens safely, exposes the snapshot and the readers, and saves atomically; the ed
 
 from __future__ import annotations
 
+import copy
 import os
 import secrets
 from typing import Any
@@ -79,7 +80,7 @@ class DocxReviewer:
 
     def read_document(self) -> list[dict[str, Any]]:
         """Every content block as the reading tools show it (contract §4.1)."""
-        return [b.agent_view() for b in self.snapshot().content_blocks()]
+        return self.snapshot().agent_blocks()
 
     def get_outline(self, max_depth: int = outline.DEFAULT_MAX_DEPTH) -> dict[str, Any]:
         """Headings with section handles down to ``max_depth`` (contract §4.2)."""
@@ -104,11 +105,13 @@ class DocxReviewer:
 
     def comments(self) -> list[dict[str, Any]]:
         """Top-level comments with their replies, resolved state and anchors (contract §8)."""
-        return comments.list_comments(self.document, self.snapshot())
+        listed = self.snapshot().memo("comments", lambda snap: comments.list_comments(self.document, snap))
+        return copy.deepcopy(listed)  # every change makes a new snapshot, so the memo stays true
 
     def changes(self) -> list[dict[str, Any]]:
         """Pending tracked changes of the main story in document order (contract §8)."""
-        return revisions.list_changes(self.document, self.snapshot())
+        listed = self.snapshot().memo("changes", lambda snap: revisions.list_changes(self.document, snap))
+        return copy.deepcopy(listed)
 
     def find_text(
         self,

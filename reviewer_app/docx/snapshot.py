@@ -93,13 +93,18 @@ class Snapshot:
         """Blocks the reading tools show: normalized text non-empty."""
         return [b for b in self.blocks if b.normalized]
 
+    def agent_blocks(self) -> list[dict[str, Any]]:
+        """Every content block as ``read_document`` shows it (fresh dicts over a per-snapshot list)."""
+        views = self.memo("agent_blocks", lambda snap: [b.agent_view() for b in snap.content_blocks()])
+        return [dict(view) for view in views]
+
     def index_of(self, block_id: str) -> int | None:
-        """Position of ``block_id`` in :attr:`blocks` (None when absent)."""
-        anchor = self.anchors.get(block_id)
-        if anchor is not None:
-            return anchor.start
-        # diagnostic blocks have no anchor
-        return next((i for i, b in enumerate(self.blocks) if b.id == block_id), None)
+        """Position of ``block_id`` in :attr:`blocks` (None when absent).
+
+        Uses a plain id map, not the anchors: finding a block must not hash every block.
+        """
+        positions = self.memo("positions", lambda snap: {b.id: i for i, b in enumerate(snap.blocks)})
+        return positions.get(block_id)
 
     def block(self, block_id: str) -> Block | None:
         """The block with id ``block_id`` (None when absent)."""
@@ -216,6 +221,7 @@ class SnapshotCache:
         new.text = fresh.text
         new.normalized = normalized
         new.cached_hash = None
+        new.cached_view = None
         new.structural_boundaries = fresh.boundaries
         new.mark_inserted = fresh.mark_inserted
         self._blocks[index] = new

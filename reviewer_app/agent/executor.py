@@ -1,0 +1,326 @@
+"""``execute_tool_call``: run one of the 16 tools against a bridge (contract §4, §5.7-§5.9, §7).
+
+The executor is synchronous and never raises for anything a model can cause: every expected
+refusal is ``{"ok": False, "error": <plain sentence>}`` meant to be shown to the model as is,
+and it is the one place that catches an exception a bridge raises (a live view that is not
+mounted, a malformed batch) and folds it into the same envelope with the exception's message.
+Only a programmer error, host options that are themselves invalid, is raised, so it is found
+in development instead of being explained to a model that cannot fix it.
+
+The mutation path for ``suggest_changes``: lenient parse → version-pin capability → replay
+ledger (resends are reported, not re-run) → version check → per-operation preconditions
+stamped from a fresh snapshot → the bridge's mode stamped on the batch → apply → the §5.9
+summary, re-indexed to the call as the model sent it.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from ..docx.edit.skips import SKIP_REASONS, issue_for, reason_for
+from ..docx.snapshot import Snapshot
+from . import executor_reads as reads
+from .bridge import DEFAULT_MODE, member
+from .codecs import decode_comment_id, decode_range_handle
+from .executor_reads import ToolError, args_object, block_target, non_empty_string, over_limit
+from .replay import ledger_for, partition
+from .suggest_changes import (
+    InvalidSuggestChangesOptionsError,
+    SuggestChangesOptions,
+    parse_add_comment_input,
+    parse_suggest_changes_input,
+    resolve_options,
+)
+from .tools import TOOL_NAMES
+
+log = logging.getLogger(__name__)
+
+VERSION_UNVERIFIABLE = (
+    "This editor surface cannot verify `documentVersion`; it has no document version to compare against."
+)
+#: Core result statuses after which applied or queued operations really exist (and are replayable).
+_LASTING = frozenset(("committed", "queued"))
+
+
+# ------------------------------------------------------------------------------------------- summary
+def _empty_summary() -> dict[str, Any]:
+    return {
+        "version": 1,
+        "applied": [],
+        "queued": [],
+        "replayed": [],
+        "skipped": [],
+        "issues": [],
+        "receipts": [],
+        "normalizations": [],
+    }
+
+
+def _skip_reason(entry: dict[str, Any]) -> str:
+    """The §6 sentence (plus `` (<message>)``) for a core skip; unknown reasons pass through."""
+    reason = entry.get("reason")
+    if isinstance(reason, str) and reason in SKIP_REASONS:
+        message = entry.get("message")
+        return reason_for(reason, message if isinstance(message, str) else None)
+    return str(reason)
+
+
+def _target_block_id(operation: dict[str, Any]) -> str | None:
+    target = operation.get("range")
+    block_id = target.get("blockId") if isinstance(target, dict) else operation.get("blockId")
+    return block_id if isinstance(block_id, str) else None
+
+
+def _stamp_precondition(operation: dict[str, Any], snapshot: Snapshot) -> dict[str, Any]:
+    """Keep the model's ``precondition.blockTextHash``; else stamp the target's hash as it is now.
+
+    A model-supplied hash catches edits made between its read and this call; a stamped one only
+    protects the operation against earlier operations of the same batch (§5.7).
+    """
+    precondition = operation.get("precondition")
+    if isinstance(precondition, dict) and "blockTextHash" in precondition:
+        return operation
+    block_id = _target_block_id(operation)
+    anchor = snapshot.anchors.get(block_id) if block_id is not None else None
+    if anchor is None:
+        return operation
+    stamped = copy.deepcopy(operation)
+    stamped["precondition"] = {"blockTextHash": anchor.text_hash}
+    return stamped
+
+
+def _mode(bridge: Any) -> str:
+    mode = member(bridge, "document_operation_mode")
+    return mode if isinstance(mode, str) and mode else DEFAULT_MODE
+
+
+def _apply(
+    bridge: Any,
+    summary: dict[str, Any],
+    fresh: list[tuple[int, dict[str, Any]]],
+    precondition: dict[str, Any] | None,
+) -> tuple[dict[str, Any], dict[str, int]]:
+    """Apply ``fresh`` (input index, operation) and fold the core result into ``summary``.
+
+    Returns the core result and the input index of every fresh operation id.
+    """
+    snapshot = bridge.snapshot()
+    operations = [_stamp_precondition(op, snapshot) for _, op in fresh]
+    batch: dict[str, Any] = {"version": 1, "operations": operations, "mode": _mode(bridge)}
+    if precondition is not None:
+        batch["precondition"] = dict(precondition)
+    result = bridge.apply_document_operations(batch)
+    positions = [index for index, _ in fresh]
+    index_of = {str(op["id"]): index for index, op in fresh}
+
+    def to_input(core_index: Any) -> int:
+        if isinstance(core_index, int) and 0 <= core_index < len(positions):
+            return positions[core_index]
+        return -1
+
+    summary["applied"].extend({"id": entry["id"]} for entry in result.get("applied") or [])
+    summary["queued"].extend({"id": entry["id"]} for entry in result.get("queued") or [])
+    summary["skipped"].extend(
+        {"id": entry["id"], "reason": _skip_reason(entry)} for entry in result.get("skipped") or []
+    )
+    for issue in result.get("issues") or []:
+        issue = dict(issue)
+        index = index_of.get(str(issue.get("operationId")), to_input(issue.get("operationIndex")))
+        issue["operationIndex"] = index
+        issue["path"] = f"$.operations[{index}]" if index >= 0 else "$.operations"
+        summary["issues"].append(issue)
+    for receipt in result.get("receipts") or []:
+        receipt = dict(receipt)
+        receipt["operationIndex"] = index_of.get(
+            str(receipt.get("operationId")), to_input(receipt.get("operationIndex"))
+        )
+        summary["receipts"].append(receipt)
+    summary["normalizations"].extend(result.get("normalizations") or [])
+    return result, index_of
+
+
+def _sort(summary: dict[str, Any], order: dict[str, int]) -> dict[str, Any]:
+    """Receipts, issues and skips in the order the model sent the operations."""
+    summary["receipts"].sort(key=lambda r: r["operationIndex"])
+    summary["issues"].sort(key=lambda i: i["operationIndex"])
+    for key in ("applied", "queued", "replayed", "skipped"):
+        summary[key].sort(key=lambda entry: order.get(str(entry["id"]), -1))
+    return summary
+
+
+# ------------------------------------------------------------------------------------------- mutations
+def _suggest_changes(bridge: Any, args: Any, options: SuggestChangesOptions | None) -> dict[str, Any]:
+    parsed = parse_suggest_changes_input(args, options)
+    if not parsed.get("ok"):
+        raise ToolError(parsed["error"])
+    operations: list[dict[str, Any]] = parsed["operations"]
+    precondition = parsed.get("precondition")
+    get_version = member(bridge, "get_document_version")
+    if precondition is not None and get_version is None:
+        raise ToolError(VERSION_UNVERIFIABLE)
+    ledger = ledger_for(bridge)
+    split = partition(ledger, operations)
+    if split.error is not None:
+        raise ToolError(split.error)
+    summary = _empty_summary()
+    summary["normalizations"].extend(parsed.get("normalizations") or [])
+    order = {str(op["id"]): index for index, op in enumerate(operations)}
+    for index, op in split.replayed:
+        summary["replayed"].append({"id": op["id"]})
+        receipt = ledger.receipt(str(op["id"]), index)
+        if receipt is not None:
+            summary["receipts"].append(receipt)
+    if not split.fresh:
+        return _sort(summary, order)
+    if precondition is not None and get_version() != precondition.get("documentVersion"):
+        for index, op in split.fresh:
+            summary["skipped"].append({"id": op["id"], "reason": reason_for("documentVersionMismatch")})
+            summary["issues"].append(issue_for(str(op["id"]), index, "documentVersionMismatch"))
+        return _sort(summary, order)
+    result, _ = _apply(bridge, summary, split.fresh, precondition)
+    if result.get("status", "committed") in _LASTING:
+        done = {str(e["id"]) for e in (result.get("applied") or []) + (result.get("queued") or [])}
+        receipts = {str(r.get("operationId")): r for r in result.get("receipts") or []}
+        for _, op in split.fresh:
+            if str(op["id"]) in done:
+                ledger.record(op, receipts.get(str(op["id"])))
+    return _sort(summary, order)
+
+
+def _add_comment(bridge: Any, args: Any) -> dict[str, Any]:
+    """One ``commentOnBlock``, applied at once and never recorded for replay (§4.8)."""
+    parsed = parse_add_comment_input(args)
+    if not parsed.get("ok"):
+        raise ToolError(parsed["error"])
+    operation = parsed["operation"]
+    summary = _empty_summary()
+    _apply(bridge, summary, [(0, operation)], None)
+    return _sort(summary, {str(operation["id"]): 0})
+
+
+# ------------------------------------------------------------------------------------------- comments
+def _comment_id(tool: str, value: str) -> str:
+    decoded = decode_comment_id(value)
+    if decoded is None:
+        raise ToolError(f"{tool}'s `commentId` must be a comment id from `read_comments`.")
+    return decoded
+
+
+def _reply_comment(bridge: Any, args: Any) -> dict[str, Any]:
+    if not isinstance(args, dict):
+        raise ToolError("reply_comment expects an object with `commentId` and `text` strings.")
+    comment_id, text = args.get("commentId"), args.get("text")
+    if not non_empty_string(comment_id):
+        raise ToolError("reply_comment requires a non-empty string `commentId`.")
+    if not non_empty_string(text):
+        raise ToolError("reply_comment requires a non-empty string `text`.")
+    too_long = over_limit("reply_comment's `text`", text)
+    if too_long:
+        raise ToolError(too_long)
+    decoded = _comment_id("reply_comment", comment_id)
+    if not bridge.reply_to_comment(decoded, text):
+        raise ToolError(f'No comment with id "{decoded}" was found.')
+    return {"replied": True}
+
+
+def _resolve_comment(bridge: Any, args: Any) -> dict[str, Any]:
+    if not isinstance(args, dict):
+        raise ToolError("resolve_comment expects an object with a `commentId` string.")
+    comment_id = args.get("commentId")
+    if not non_empty_string(comment_id):
+        raise ToolError("resolve_comment requires a non-empty string `commentId`.")
+    if "reopen" in args and not isinstance(args["reopen"], bool):
+        raise ToolError("resolve_comment's `reopen` must be a boolean when provided.")
+    decoded = _comment_id("resolve_comment", comment_id)
+    resolved = not args.get("reopen", False)
+    if not bridge.resolve_comment(decoded, resolved):
+        raise ToolError(f'No comment with id "{decoded}" was found.')
+    return {"resolved": resolved}
+
+
+# ------------------------------------------------------------------------------------------- navigation
+def _scroll_to_block(bridge: Any, args: Any) -> dict[str, Any]:
+    scroll = member(bridge, "scroll_to_block")
+    if scroll is None:
+        raise ToolError("This editor surface does not support scroll_to_block (no live editor view).")
+    block_id = args_object(args).get("blockId")
+    if not non_empty_string(block_id):
+        raise ToolError("scroll_to_block requires a non-empty string `blockId`.")
+    return {"scrolled": bool(scroll(block_id))}
+
+
+def _show_in_document(bridge: Any, args: Any) -> dict[str, Any]:
+    show = member(bridge, "show_in_document")
+    if show is None:
+        raise ToolError("This editor surface does not support show_in_document (no live editor view).")
+    if not isinstance(args, dict):
+        raise ToolError("show_in_document expects exactly one of `blockId` or `range`.")
+    if ("blockId" in args) == ("range" in args):
+        raise ToolError("show_in_document requires exactly one of `blockId` or `range`.")
+    if "blockId" in args:
+        block_id = args["blockId"]
+        if not non_empty_string(block_id):
+            raise ToolError("show_in_document's `blockId` must be a non-empty string.")
+        target = block_target(block_id)
+    else:
+        target = decode_range_handle(args["range"])
+        if target is None:
+            raise ToolError("show_in_document's `range` must be copied from find_text.")
+    return {"shown": bool(show(target))}
+
+
+# ------------------------------------------------------------------------------------------- dispatch
+_Handler = Callable[[Any, Any], Any]
+_HANDLERS: dict[str, _Handler] = {
+    "read_document": reads.read_document,
+    "get_document_outline": reads.get_document_outline,
+    "read_section": reads.read_section,
+    "list_stories": reads.list_stories,
+    "read_story": reads.read_story,
+    "find_text": reads.find_text,
+    "read_comments": reads.read_comments,
+    "read_changes": reads.read_changes,
+    "add_comment": _add_comment,
+    "reply_comment": _reply_comment,
+    "resolve_comment": _resolve_comment,
+    "read_page": reads.read_page,
+    "read_selection": reads.read_selection,
+    "scroll_to_block": _scroll_to_block,
+    "show_in_document": _show_in_document,
+}
+
+
+def _error_message(error: BaseException) -> str:
+    message = str(error)
+    return message if message else type(error).__name__
+
+
+def execute_tool_call(
+    name: str, args: Any, bridge: Any, options: SuggestChangesOptions | None = None
+) -> dict[str, Any]:
+    """Run tool ``name`` with the model's ``args`` against ``bridge``.
+
+    Returns ``{"ok": True, "result": ...}`` or ``{"ok": False, "error": "<sentence>"}``. ``options``
+    (the same object given to :func:`~reviewer_app.agent.tools.get_tool_definitions`) shapes
+    ``suggest_changes``; invalid options raise :class:`InvalidSuggestChangesOptionsError`.
+    """
+    if not isinstance(name, str) or name not in TOOL_NAMES:
+        return {"ok": False, "error": f'Unknown tool "{name}". Valid tools: {", ".join(TOOL_NAMES)}.'}
+    if name == "suggest_changes" and options is not None:
+        resolve_options(options)  # a host's mistake surfaces here, never as a message to the model
+    try:
+        if name == "suggest_changes":
+            result = _suggest_changes(bridge, args, options)
+        else:
+            result = _HANDLERS[name](bridge, args)
+    except ToolError as refusal:
+        return {"ok": False, "error": str(refusal)}
+    except InvalidSuggestChangesOptionsError:
+        raise
+    except Exception as error:  # a bridge failure is data for the model, never a crash of the turn
+        log.info("tool %s failed in the bridge: %s", name, type(error).__name__)
+        return {"ok": False, "error": _error_message(error)}
+    return {"ok": True, "result": result}

@@ -1,0 +1,375 @@
+"""The review-queue bridge ("Review" mode, contract decision 6) and its proposal store.
+
+In Review mode nothing the agent proposes touches the document until the person says so. The
+bridge's ``apply_document_operations`` runs the batch through the edit engine as a *dry run*
+against the live document, so every operation that would be skipped is reported skipped now
+(with the same reasons the model would get in Direct mode), and holds each operation that
+would apply as a *proposal* (``status: "queued"``). The person then applies a proposal (it
+becomes a tracked change, through the same engine) or discards it.
+
+A proposal remembers the hash of its target block as it was when queued. Applying it after that
+block changed would apply an edit to text the model never saw, so such a proposal is reported
+*stale* and not applied; the person discards it or asks the agent again.
+
+Where proposals live, and why: in ``platformdirs.user_data_dir("Reviewer")/review-queue/``, one
+JSON file per document, named by a hash of the document's absolute path. Not in a sidecar next
+to the .docx: contract folders are shared and sent on, and a ``NAME.docx.reviewer.json`` beside
+the document would carry unreviewed AI drafting to whoever receives the folder, and cannot be
+written at all on a read-only share. Not keyed by a hash of the file's content either: every
+save changes the content, which would orphan the queue at exactly the moment it must survive.
+The path key plus each proposal's block hash gives both: the queue follows the document
+through save and reopen, and an edit made to the file outside Reviewer turns the affected
+proposals stale instead of letting them land on changed text. ``save_document`` moves the
+queue along with a save-as.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import os
+import tempfile
+import uuid
+from collections.abc import Callable, Iterable, Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+from ..docx.edit.batch import parse_batch
+from ..docx.edit.skips import issue_for, reason_for
+from ..docx.edit.stamp import RevisionStamp
+from ..docx.reviewer import DocxReviewer
+from .bridge import ReviewerReads
+from .replay import fingerprint
+
+STORE_VERSION = 1
+#: Skip codes that mean "the text this proposal was made for is no longer there".
+STALE_CODES = frozenset(("preconditionFailed", "changedBlock", "missingBlock", "staleRange"))
+
+
+def default_store_directory() -> Path:
+    """Where review queues are kept: the user's data folder, not the document's folder."""
+    return Path(platformdirs.user_data_dir("Reviewer")) / "review-queue"
+
+
+def _now() -> str:
+    return datetime.now(UTC).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+class ProposalStore:
+    """The proposals queued for one document, persisted as JSON (memory only without a path)."""
+
+    def __init__(self, document_path: str | os.PathLike[str] | None, directory: Path | None = None) -> None:
+        self.directory = directory or default_store_directory()
+        self.document_path = str(Path(document_path).resolve()) if document_path is not None else None
+        self.proposals: list[dict[str, Any]] = []
+        self.load()
+
+    @property
+    def file(self) -> Path | None:
+        """The JSON file of this document's queue (None for an in-memory document)."""
+        if self.document_path is None:
+            return None
+        key = hashlib.sha256(self.document_path.encode("utf-8")).hexdigest()[:32]
+        return self.directory / f"{key}.json"
+
+    def load(self) -> None:
+        """Read the queue back; a missing or unreadable file is an empty queue (never a crash)."""
+        self.proposals = []
+        file = self.file
+        if file is None or not file.exists():
+            return
+        try:
+            data = json.loads(file.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return
+        if isinstance(data, dict) and data.get("document") == self.document_path:
+            self.proposals = [p for p in data.get("proposals", []) if isinstance(p, dict) and "id" in p]
+
+    def save(self) -> None:
+        """Write the queue atomically (temporary file, fsync, rename); drop the file when empty."""
+        file = self.file
+        if file is None:
+            return
+        if not self.proposals:
+            file.unlink(missing_ok=True)
+            return
+        file.parent.mkdir(parents=True, exist_ok=True)
+        data = {"version": STORE_VERSION, "document": self.document_path, "proposals": self.proposals}
+        fd, tmp = tempfile.mkstemp(prefix=".queue-", suffix=".json", dir=file.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                json.dump(data, out, ensure_ascii=False, indent=1)
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(tmp, file)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+    def get(self, proposal_id: str) -> dict[str, Any] | None:
+        return next((p for p in self.proposals if p["id"] == proposal_id), None)
+
+    def unique_id(self, operation_id: str, taken: set[str] | None = None) -> str:
+        """A proposal id: the operation's id, suffixed ``#2``, ``#3``... when already used.
+
+        Operation ids repeat across calls (every add_comment is ``comment-1``); proposals must not.
+        """
+        used = {p["id"] for p in self.proposals} | (taken or set())
+        candidate, n = operation_id, 1
+        while candidate in used:
+            n += 1
+            candidate = f"{operation_id}#{n}"
+        return candidate
+
+    def add(self, proposals: Iterable[dict[str, Any]]) -> None:
+        self.proposals.extend(proposals)
+        self.save()
+
+    def remove(self, proposal_ids: Iterable[str]) -> int:
+        gone = set(proposal_ids)
+        before = len(self.proposals)
+        self.proposals = [p for p in self.proposals if p["id"] not in gone]
+        if len(self.proposals) != before:
+            self.save()
+        return before - len(self.proposals)
+
+    def move_to(self, document_path: str | os.PathLike[str]) -> None:
+        """The document was saved under another name: its queue follows it."""
+        old = self.file
+        self.document_path = str(Path(document_path).resolve())
+        self.save()
+        if old is not None and old != self.file:
+            old.unlink(missing_ok=True)
+
+
+def _target(operation: Mapping[str, Any]) -> str | None:
+    target = operation.get("range")
+    block_id = target.get("blockId") if isinstance(target, Mapping) else operation.get("blockId")
+    return block_id if isinstance(block_id, str) else None
+
+
+def _without_comment_ids(receipt: dict[str, Any]) -> dict[str, Any]:
+    """A queued receipt names targets only: a dry run's comment ids were never created."""
+    receipt = copy.deepcopy(receipt)
+    receipt["affected"] = [t for t in receipt.get("affected", []) if t.get("type") != "comment"]
+    return receipt
+
+
+class ReviewQueueBridge(ReviewerReads):
+    """Validates batches against the live document and holds them as proposals for a person.
+
+    Reads, replies and resolves act on the document directly (they change no contract text);
+    every operation, comments included, waits in the queue. ``editable`` (a bool or a callable)
+    says whether the surface accepts proposals now; when it does not, every operation is skipped
+    ``documentNotEditable``.
+    """
+
+    document_operation_mode = "tracked-changes"
+
+    def __init__(
+        self,
+        reviewer: DocxReviewer,
+        store: ProposalStore | None = None,
+        *,
+        editable: bool | Callable[[], bool] = True,
+        revision_stamp: RevisionStamp | Mapping[str, Any] | None = None,
+        store_directory: Path | None = None,
+    ) -> None:
+        super().__init__(reviewer, revision_stamp)
+        self.store = store if store is not None else ProposalStore(reviewer.path, store_directory)
+        self._editable = editable
+        #: a dry run re-reads the document and bumps its version; the content did not change
+        self._version_alias: dict[str, str] = {}
+
+    # ------------------------------------------------------------------ bridge members
+    def get_document_version(self) -> str:
+        version = self.reviewer.document_version()
+        return self._version_alias.get(version, version)
+
+    def is_editable(self) -> bool:
+        return bool(self._editable() if callable(self._editable) else self._editable)
+
+    def apply_document_operations(self, batch: Mapping[str, Any]) -> dict[str, Any]:
+        parsed = parse_batch(batch)
+        operations = [op.to_dict() for op in parsed.operations]
+        if not self.is_editable():
+            return self._refuse_all(operations, "documentNotEditable")
+        expected = (parsed.precondition or {}).get("documentVersion")
+        if expected is not None and expected != self.get_document_version():
+            return self._refuse_all(operations, "documentVersionMismatch")
+        snapshot = self.reviewer.snapshot()
+        for op in operations:
+            block_id = _target(op)
+            anchor = snapshot.anchors.get(block_id) if block_id else None
+            if anchor is not None and "blockTextHash" not in (op.get("precondition") or {}):
+                op["precondition"] = {"blockTextHash": anchor.text_hash}
+        preview_batch = {
+            "version": 1,
+            "operations": operations,
+            "mode": "tracked-changes",
+            "atomic": parsed.atomic,
+            "dryRun": True,
+        }
+        before = self.get_document_version()
+        preview = self.reviewer.apply_operations(preview_batch)
+        after = self.reviewer.document_version()
+        if after != before:
+            self._version_alias[after] = before
+        if parsed.dry_run or preview.get("status") == "rejected":
+            return preview
+        applicable = {entry["id"] for entry in preview["applied"]}
+        receipts = {r["operationId"]: _without_comment_ids(r) for r in preview["receipts"]}
+        batch_id = uuid.uuid4().hex[:12]
+        queued_at = _now()
+        proposals: list[dict[str, Any]] = []
+        for op in operations:
+            if op["id"] not in applicable or self._already_waiting(op):
+                continue  # a host queue receives an operation once
+            proposals.append(
+                {
+                    "id": self.store.unique_id(op["id"], taken={p["id"] for p in proposals}),
+                    "operationId": op["id"],
+                    "batchId": batch_id,
+                    "status": "queued",
+                    "queuedAt": queued_at,
+                    "operation": op,
+                    "targetBlockId": _target(op),
+                    "blockTextHash": (op.get("precondition") or {}).get("blockTextHash"),
+                    "receipt": receipts.get(op["id"]),
+                }
+            )
+        self.store.add(proposals)
+        return {
+            "version": 1,
+            "status": "queued",
+            "applied": [],
+            "queued": [{"id": op["id"]} for op in operations if op["id"] in applicable],
+            "skipped": preview["skipped"],
+            "issues": preview["issues"],
+            "receipts": [receipts[op["id"]] for op in operations if op["id"] in receipts],
+            "normalizations": preview.get("normalizations", []),
+            "undoHandle": None,
+        }
+
+    # ------------------------------------------------------------------ host API
+    def proposals(self) -> list[dict[str, Any]]:
+        """Every proposal still held (queued, stale or failed), in the order they were queued."""
+        return copy.deepcopy(self.store.proposals)
+
+    def apply_proposal(self, proposal_id: str) -> dict[str, Any]:
+        """Apply one proposal as a tracked change; see :meth:`apply_proposals` for the outcome."""
+        return self.apply_proposals([proposal_id])[0]
+
+    def apply_proposals(self, proposal_ids: Iterable[str] | None = None) -> list[dict[str, Any]]:
+        """Apply proposals (all queued ones when ``proposal_ids`` is None) as one tracked batch.
+
+        Proposals queued together should be applied together: a later one may target a block an
+        earlier one edits, and applied alone after it, that block has changed (so it is stale).
+        Each outcome is ``{id, status}`` with status ``applied`` (+ ``receipt``), ``stale`` (its
+        target changed since it was queued; not applied), ``failed`` (+ ``reason``) or ``missing``.
+        """
+        outcomes: dict[str, dict[str, Any]] = {}
+        if proposal_ids is None:
+            order = [p["id"] for p in self.store.proposals if p.get("status") == "queued"]
+        else:
+            order = list(dict.fromkeys(proposal_ids))
+        held = []
+        for proposal_id in order:
+            proposal = self.store.get(proposal_id)
+            if proposal is None:
+                outcomes[proposal_id] = {"id": proposal_id, "status": "missing"}
+            elif proposal.get("status") != "queued":  # stale or failed before: not tried again
+                outcomes[proposal_id] = {k: v for k, v in proposal.items() if k in ("id", "status", "reason")}
+            else:
+                held.append(proposal)
+        snapshot = self.reviewer.snapshot()
+        runnable = []
+        for proposal in held:
+            anchor = snapshot.anchors.get(proposal.get("targetBlockId") or "")
+            if anchor is None or anchor.text_hash != proposal.get("blockTextHash"):
+                outcomes[proposal["id"]] = {"id": proposal["id"], "status": "stale"}
+            else:
+                runnable.append(proposal)
+        if runnable:
+            batch = {
+                "version": 1,
+                "operations": [dict(p["operation"], id=p["id"]) for p in runnable],
+                "mode": "tracked-changes",
+            }
+            result = self.reviewer.apply_operations(batch)
+            receipts = {r["operationId"]: r for r in result["receipts"]}
+            for entry in result["applied"]:
+                outcomes[entry["id"]] = {
+                    "id": entry["id"],
+                    "status": "applied",
+                    "receipt": receipts.get(entry["id"]),
+                }
+            for issue in result["issues"]:
+                code = issue["code"]
+                status = "stale" if code in STALE_CODES else "failed"
+                outcome = {"id": issue["operationId"], "status": status}
+                if status == "failed":
+                    outcome["reason"] = reason_for(code, issue.get("message"))
+                outcomes[issue["operationId"]] = outcome
+        for proposal in held:
+            outcome = outcomes.get(proposal["id"])
+            if outcome and outcome["status"] in ("stale", "failed"):
+                proposal["status"] = outcome["status"]
+                if "reason" in outcome:
+                    proposal["reason"] = outcome["reason"]
+        self.store.remove(o["id"] for o in outcomes.values() if o["status"] == "applied")
+        self.store.save()
+        return [outcomes[proposal_id] for proposal_id in order]
+
+    def discard_proposal(self, proposal_id: str) -> bool:
+        """Drop a proposal without applying it; False when there is no such proposal."""
+        return self.store.remove([proposal_id]) > 0
+
+    def save_document(self, path: str | os.PathLike[str]) -> None:
+        """Save the document (a person's act) and keep its queue with it under the new name."""
+        self.reviewer.save(path)
+        self.store.move_to(path)
+
+    # ------------------------------------------------------------------ internals
+    def _already_waiting(self, op: dict[str, Any]) -> bool:
+        """Whether this very operation (ignoring its stamped precondition) already waits in the queue."""
+        wanted = fingerprint(_without_precondition(op))
+        return any(
+            p.get("operationId") == op["id"] and fingerprint(_without_precondition(p["operation"])) == wanted
+            for p in self.store.proposals
+            if p.get("status") == "queued"
+        )
+
+    def _refuse_all(self, operations: list[dict[str, Any]], code: str) -> dict[str, Any]:
+        return {
+            "version": 1,
+            "status": "rejected",
+            "applied": [],
+            "queued": [],
+            "skipped": [{"id": op["id"], "reason": reason_for(code)} for op in operations],
+            "issues": [issue_for(op["id"], i, code) for i, op in enumerate(operations)],
+            "receipts": [],
+            "normalizations": [],
+            "undoHandle": None,
+        }
+
+
+def _without_precondition(op: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in op.items() if k != "precondition"}
+
+
+def create_review_queue_bridge(
+    reviewer: DocxReviewer,
+    *,
+    editable: bool | Callable[[], bool] = True,
+    revision_stamp: RevisionStamp | Mapping[str, Any] | None = None,
+    store_directory: Path | None = None,
+) -> ReviewQueueBridge:
+    """The Review-mode bridge over ``reviewer``, its queue loaded from the user's data folder."""
+    return ReviewQueueBridge(
+        reviewer, editable=editable, revision_stamp=revision_stamp, store_directory=store_directory
+    )
