@@ -6,6 +6,7 @@ passes through: overlapping operations (operation-batch-safety.test), undefined 
 from __future__ import annotations
 
 import gc
+import weakref
 from typing import Any
 
 import pytest
@@ -222,10 +223,13 @@ def test_a_bridge_without_a_session_is_its_own_session():
 def test_ledgers_are_held_weakly():
     doc = reviewer()
     suggest(create_reviewer_bridge(doc), {"id": "x", "type": "deleteBlock", "blockId": A3})
-    count = len(replay._LEDGERS)
+    gc.collect()  # earlier tests' sessions must not be collected during the measurement
+    assert doc in replay._LEDGERS
+    probe = weakref.ref(doc)
     del doc
     gc.collect()
-    assert len(replay._LEDGERS) == count - 1
+    assert probe() is None  # the ledger did not keep the document session alive
+    assert all(key is not None for key in replay._LEDGERS.keys())
 
 
 def test_add_comment_is_not_deduplicated():

@@ -23,6 +23,7 @@ from reviewer_app.docx.edit.context import EditContext
 from reviewer_app.docx.edit.registry import HANDLERS
 from reviewer_app.docx.edit.skips import Skip
 from reviewer_app.docx.edit.stamp import RevisionStamp, Stamper
+from reviewer_app.docx.revisions import change_groups, document_revisions
 from reviewer_app.docx.xmlutil import W14, W
 from tests.checkers import schema_errors
 from tests.docx_factory import NAMESPACES, make_docx, p
@@ -491,6 +492,85 @@ def test_delete_only_column_deletes_the_table_and_crossing_merges_are_refused():
     assert (
         skip_code(run(spanned, {"type": "deleteTableColumn", "blockId": pid(1, 1)})[0]) == "unsupportedBlock"
     )
+
+
+def widths_of(r: DocxReviewer) -> tuple[list[str], list[str], str | None]:
+    """The first table's grid widths, the old grid a pending w:tblGridChange keeps, and its w:tblW."""
+    tbl = tables_of(r)[0]
+    cols = [c.get(W + "w") for c in tbl.findall(f"{W}tblGrid/{W}gridCol")]
+    old = [c.get(W + "w") for c in tbl.findall(f"{W}tblGrid/{W}tblGridChange/{W}tblGrid/{W}gridCol")]
+    return cols, old, tbl.find(f"{W}tblPr/{W}tblW").get(W + "w")
+
+
+def fixed_width(data: bytes) -> bytes:
+    """``data`` with the first table 9000 twips wide (dxa) over columns of 2000, 3000 and 4000."""
+    data = rewrite(
+        data, "word/document.xml", '<w:tblW w:w="0" w:type="auto"/>', '<w:tblW w:w="9000" w:type="dxa"/>'
+    )
+    cols = "".join(f'<w:gridCol w:w="{w}"/>' for w in (2000, 3000, 4000))
+    return rewrite(data, "word/document.xml", '<w:gridCol w:w="3000"/>' * 3, cols)
+
+
+def test_column_changes_list_one_entry_per_cell_that_resolves_all_its_parts():
+    _, after = run(standard(), {"type": "insertTableColumn", "blockId": pid(0, 1), "cellTexts": ["x", "y"]})
+    listed = after.changes()
+    assert [(c["type"], c["text"]) for c in listed] == [
+        ("cellInserted", "x"),
+        ("cellInserted", "y"),
+        ("cellInserted", ""),
+    ]
+    kinds = [[rec.kind for rec in g.records] for g in change_groups(document_revisions(after.document))]
+    assert kinds == [
+        ["cellIns", "markIns", "ins"],
+        ["cellIns", "markIns", "ins"],
+        ["cellIns", "markIns", "tblGridChange"],
+    ]
+    # accepting one cell accepts its paragraph mark and its text too
+    one = DocxReviewer.from_bytes(after.to_bytes())
+    assert resolve.accept_change(one.document, listed[0]["id"])
+    assert [c["id"] for c in one.changes()] == [c["id"] for c in listed[1:]]
+    new_cell = next(tc for tc in tables_of(one)[0].iter(W + "tc") if "".join(tc.itertext()) == "x")
+    assert [el.tag for el in new_cell.iter(W + "ins", W + "cellIns")] == []
+    # rejected from the top, the column's cells go one by one and its last one restores the grid
+    back = DocxReviewer.from_bytes(after.to_bytes())
+    for change in listed[:2]:
+        assert resolve.reject_change(back.document, change["id"])
+    assert len(widths_of(back)[0]) == 4 and [c["id"] for c in back.changes()] == [listed[2]["id"]]
+    assert resolve.reject_change(back.document, listed[2]["id"])
+    assert back.changes() == [] and grids(back) == [GRID3] and widths_of(back)[:2] == (["3000"] * 3, [])
+
+
+def test_accepting_a_tracked_column_deletion_removes_its_grid_column(tmp_path):
+    _, after = run(fixed_width(standard()), {"type": "deleteTableColumn", "blockId": pid(1, 1)})
+    assert widths_of(after) == (["2000", "3000", "4000"], [], "9000")  # pending: the cells are still there
+    narrowed = (["2000", "4000"], [], "6000")
+    assert widths_of(accepted(after)) == narrowed
+    assert widths_of(rejected(after)) == (["2000", "3000", "4000"], [], "9000")
+    one_by_one = DocxReviewer.from_bytes(after.to_bytes())
+    for change in after.changes():
+        assert len(widths_of(one_by_one)[0]) == 3  # until the column's last cell goes
+        assert resolve.accept_change(one_by_one.document, change["id"])
+    assert widths_of(one_by_one) == narrowed
+    assert grids(one_by_one) == [[["A1", "C1"], ["A2", "C2"], ["A3", "C3"]]]
+    assert schema_errors(_save(one_by_one, tmp_path / "accepted.docx")) == 0
+
+
+def test_an_accepted_column_deletion_is_forgotten_by_a_pending_grid_change():
+    _, inserted = run(
+        fixed_width(standard()),
+        {"type": "insertTableColumn", "blockId": pid(0, 0), "cellTexts": ["n1", "n2", "n3"]},
+    )
+    r = reviewer(inserted.to_bytes())
+    assert not apply(r, {"type": "deleteTableColumn", "blockId": pid(0, 2)})["skipped"]
+    both = DocxReviewer.from_bytes(r.to_bytes())
+    assert widths_of(both)[:2] == (["2000", "2000", "3000", "4000"], ["2000", "3000", "4000"])
+    for change in both.changes():
+        if change["type"] == "cellDeleted":
+            assert resolve.accept_change(both.document, change["id"])
+    assert widths_of(both)[:2] == (["2000", "2000", "3000"], ["2000", "3000"])
+    assert resolve.reject_all(both.document) == 3
+    assert grids(both) == [[["A1", "B1"], ["A2", "B2"], ["A3", "B3"]]]
+    assert widths_of(both)[:2] == (["2000", "3000"], [])
 
 
 # ----------------------------------------------------------------------------- merge and split

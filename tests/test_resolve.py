@@ -502,8 +502,52 @@ def test_tracked_cells() -> None:
 
     assert texts(accepted) == ["a", "inserted", ""]
     assert texts(rejected) == ["a", "deleted", ""]
-    assert grid in body(accepted)  # the grid is kept; the row ends early, as Word lays it out
+    # the deleted cell was its column's only cell: no row reaches that grid column, so it goes too
+    assert grid.replace('<w:gridCol w:w="2000"/>', "", 1) in body(accepted)
     assert '<w:tcPr><w:tcW w:w="2000" w:type="dxa"/></w:tcPr>' in body(rejected)
+
+
+def test_a_cell_change_resolves_its_content_marks_and_the_grid_change_it_caused() -> None:
+    grid_change = '<w:tblGridChange w:id="1"><w:tblGrid><w:gridCol w:w="2000"/></w:tblGrid></w:tblGridChange>'
+    grid = f'<w:tblGrid><w:gridCol w:w="2000"/><w:gridCol w:w="1000"/>{grid_change}</w:tblGrid>'
+    new = f"<w:tc><w:tcPr><w:cellIns {stamp(2)}/></w:tcPr>{p(ins(4, r('new')), mark('ins', 3))}</w:tc>"
+    document = table(row(p(r("kept")), new), grid=grid) + p()
+    accepted, rejected = build(document), build(document)
+
+    assert changes(accepted) == [("2", "cellInserted", "new")]  # one entry: cell, mark, text and grid
+    assert accept_change(accepted.document, "2") and reject_change(rejected.document, "2")
+
+    assert revision_elements(accepted) == revision_elements(rejected) == {}
+    assert texts(accepted) == ["kept", "new", ""] and texts(rejected) == ["kept", ""]
+    assert '<w:tblGrid><w:gridCol w:w="2000"/><w:gridCol w:w="1000"/></w:tblGrid>' in body(accepted)
+    assert '<w:tblGrid><w:gridCol w:w="2000"/></w:tblGrid>' in body(rejected)
+
+
+def test_accepting_a_deleted_column_removes_its_grid_column_and_width() -> None:
+    grid = '<w:tblGrid><w:gridCol w:w="2000"/><w:gridCol w:w="3000"/><w:gridCol w:w="4000"/></w:tblGrid>'
+
+    def gone(rid: int, text: str) -> str:
+        return f"<w:tc><w:tcPr><w:cellDel {stamp(rid)}/></w:tcPr>{p(dele(rid + 1, dr(text)))}</w:tc>"
+
+    rows = row(p(r("a1")), gone(1, "b1"), p(r("c1"))) + row(p(r("a2")), gone(3, "b2"), p(r("c2")))
+    document = f'<w:tbl><w:tblPr><w:tblW w:w="9000" w:type="dxa"/></w:tblPr>{grid}{rows}</w:tbl>' + p()
+    at_once, one_by_one, rejected = build(document), build(document), build(document)
+
+    assert accept_all(at_once.document) == 2
+    assert accept_change(one_by_one.document, "1")
+    assert grid in body(one_by_one)  # the second row still reaches the column: it stays for now
+    assert accept_change(one_by_one.document, "3")
+    assert reject_all(rejected.document) == 2
+
+    narrowed = (
+        '<w:tblW w:w="6000" w:type="dxa"/></w:tblPr>'
+        '<w:tblGrid><w:gridCol w:w="2000"/><w:gridCol w:w="4000"/></w:tblGrid>'
+    )
+    for reviewer in (at_once, one_by_one):
+        assert texts(reviewer) == ["a1", "c1", "a2", "c2", ""]
+        assert narrowed in body(reviewer)
+    assert texts(rejected) == ["a1", "b1", "c1", "a2", "b2", "c2", ""]
+    assert f'<w:tblW w:w="9000" w:type="dxa"/></w:tblPr>{grid}' in body(rejected)
 
 
 # ----------------------------------------------------------------- authors, stories, fallbacks

@@ -283,14 +283,69 @@ def test_table_row_and_cell_property_changes() -> None:
         ("82", "rowPropertiesChanged", "First cell\nInserted cell\nDeleted cell\nMerged", blocks[0]),
         ("83", "cellPropertiesChanged", "First cell", blocks[0]),
         ("84", "cellInserted", "Inserted cell", blocks[1]),
-        ("85", "cellDeleted", "Deleted cell", None),
-        ("86", "deletion", "Deleted cell", None),
+        ("85", "cellDeleted", "Deleted cell", None),  # its content's deletion (86) folds into it
         ("87", "cellMerged", "Merged", blocks[3]),
     ]
     groups = change_groups(document_revisions(reviewer.document))
     assert [rec.kind for rec in groups[0].records] == ["tblPrChange", "tblGridChange"]
     # the cellMerge inside tcPrChange is the cell's previous state, not a pending revision
     assert "99" not in [rec.id for rec in document_revisions(reviewer.document)]
+
+
+def test_tracked_cells_fold_their_content_and_the_grid_change_of_their_column() -> None:
+    """As rows do, a cell insertion/deletion absorbs its own content's marks; a grid change joins
+    the column change minted right after it (the column's last cell) instead of standing alone."""
+
+    def kept(text: str) -> str:
+        return f"<w:tc>{p(r(text))}</w:tc>"
+
+    def added(rid: int, text: str) -> str:
+        content = p(ins(rid + 2, r(text)), mark("ins", rid + 1))
+        return f"<w:tc><w:tcPr><w:cellIns {stamp(rid)}/></w:tcPr>{content}</w:tc>"
+
+    grid_change = (
+        '<w:tblGridChange w:id="10"><w:tblGrid><w:gridCol w:w="2000"/></w:tblGrid></w:tblGridChange>'
+    )
+    grid = f'<w:tblGrid><w:gridCol w:w="2000"/><w:gridCol w:w="2000"/>{grid_change}</w:tblGrid>'
+    column = "".join(
+        f"<w:tr>{kept(k)}{added(rid, t)}</w:tr>" for k, rid, t in (("A1", 11, "x"), ("A2", 14, "y"))
+    )
+    gone = f"<w:tc><w:tcPr><w:cellDel {stamp(20)}/></w:tcPr>{p(dele(22, dr('old')), mark('del', 21))}</w:tc>"
+    widths = '<w:tblGrid><w:gridCol w:w="2000"/><w:tblGridChange w:id="30"><w:tblGrid/></w:tblGridChange></w:tblGrid>'
+    reviewer = build(
+        f"<w:tbl>{grid}{column}</w:tbl>{p(r('between'))}"
+        f"<w:tbl><w:tblGrid/><w:tr>{kept('B1')}{gone}</w:tr></w:tbl>{p(r('and'))}"
+        f"<w:tbl>{widths}<w:tr>{kept('C1')}</w:tr></w:tbl>{p(r('end'))}"
+    )
+    blocks = ids(reviewer)
+
+    result = changes(reviewer)
+
+    assert [(c["id"], c["type"], c["author"], c["text"], c["blockId"]) for c in result] == [
+        ("11", "cellInserted", "Ann", "x", blocks[1]),
+        ("14", "cellInserted", "Ann", "y", blocks[3]),  # the grid change adds no place of its own
+        ("20", "cellDeleted", "Ann", "old", None),
+        ("30", "tablePropertiesChanged", "", "", blocks[8]),  # nothing caused it: listed alone
+    ]
+    groups = change_groups(document_revisions(reviewer.document))
+    assert [[rec.id for rec in g.records] for g in groups] == [
+        ["11", "12", "13"],
+        ["14", "15", "16", "10"],
+        ["20", "21", "22"],
+        ["30"],
+    ]
+
+
+def test_another_authors_edit_inside_a_tracked_cell_stays_their_change() -> None:
+    cell = f"<w:tc><w:tcPr><w:cellIns {stamp(40)}/></w:tcPr>{p(ins(41, r('Ann ')) + ins(42, r('Bob'), 'Bob'))}</w:tc>"
+    reviewer = build(
+        f"<w:tbl><w:tblGrid/><w:tr><w:tc>{p(r('kept'))}</w:tc>{cell}</w:tr></w:tbl>{p(r('end'))}"
+    )
+
+    assert [(c["id"], c["type"], c["author"]) for c in changes(reviewer)] == [
+        ("40", "cellInserted", "Ann"),
+        ("42", "insertion", "Bob"),
+    ]
 
 
 def test_changes_in_hidden_rows_show_no_text_and_no_block() -> None:
@@ -448,7 +503,15 @@ _PARAGRAPH_TYPES = {
     "paragraphMarkDeleted",
     "paragraphPropertiesChanged",
 }
-_TEXT_TYPES = {"insertion": "insert", "rowInserted": "insert", "deletion": "delete", "rowDeleted": "delete"}
+#: Our types whose text LibreOffice reports as inserted/deleted (a row or cell carries its content's).
+_TEXT_TYPES = {
+    "insertion": "insert",
+    "rowInserted": "insert",
+    "cellInserted": "insert",
+    "deletion": "delete",
+    "rowDeleted": "delete",
+    "cellDeleted": "delete",
+}
 
 
 def _lo_read(path: Path) -> dict[str, Any] | None:

@@ -2,9 +2,11 @@
 
 :func:`revision_records` lists every revision element of a story in document order with what
 accept/reject needs (the element, its kind, author, date, paragraph, row); :func:`change_groups`
-folds records the way a reader thinks of them (one entry per revision, a tracked row with its
-content marks as one entry); :func:`list_changes` renders the groups as ``FolioAgentChange``
-dicts. Both the model's ``read_changes`` and the redline panel therefore count the same changes.
+folds records the way a reader thinks of them (one entry per revision, a tracked row or cell with
+its content marks as one entry, a grid change with the column change that caused it);
+:func:`list_changes` renders the groups as ``FolioAgentChange`` dicts. Both the model's
+``read_changes`` and the redline panel therefore count the same changes, and accepting or
+rejecting one resolves every record of its group.
 
 The contract has no move type: a move source (``w:moveFrom``) is reported as a ``deletion`` and a
 move destination (``w:moveTo``) as an ``insertion``, which is also what accepting or rejecting it
@@ -94,10 +96,11 @@ _NO_TEXT = frozenset(
         MC + "AlternateContent",
     )
 )
-_ROW_FOLDS = {
-    "rowIns": ("ins", "moveTo", "markIns", "markMoveTo"),
-    "rowDel": ("del", "moveFrom", "markDel", "markMoveFrom"),
-}
+_INSERTED_CONTENT = ("ins", "moveTo", "markIns", "markMoveTo")
+_DELETED_CONTENT = ("del", "moveFrom", "markDel", "markMoveFrom")
+#: Structure records that absorb their own content's marks of the same sense.
+_ROW_FOLDS = {"rowIns": _INSERTED_CONTENT, "rowDel": _DELETED_CONTENT}
+_CELL_FOLDS = {"cellIns": _INSERTED_CONTENT, "cellDel": _DELETED_CONTENT}
 _FOLDABLE = frozenset(("insertion", "deletion", "formatting"))
 
 
@@ -319,22 +322,57 @@ def record_text(record: RevisionRecord) -> str:
 
 
 # ----------------------------------------------------------------- grouping
-def _folded_into_rows(records: list[RevisionRecord]) -> set[int]:
-    """Indexes of content marks that belong to a tracked row insertion/deletion of the same sense."""
-    rows: dict[etree._Element, str] = {}
+def _structure_owners(records: list[RevisionRecord]) -> dict[int, RevisionRecord]:
+    """Index of a content mark -> the tracked row or cell insertion/deletion of the same sense and
+    author that holds it (a row's claim comes first: a cell inside an inserted row is part of that
+    row). Another author's edit inside the row or cell stays their own change, so it is listed,
+    and accepted or rejected, by its author."""
+    rows: dict[etree._Element, RevisionRecord] = {}
+    cells: dict[etree._Element, RevisionRecord] = {}
     for r in records:
         if r.kind in _ROW_FOLDS and r.row is not None:
-            rows.setdefault(r.row, r.kind)
-    if not rows:
-        return set()
-    folded: set[int] = set()
+            rows.setdefault(r.row, r)
+        elif r.kind in _CELL_FOLDS and r.cell is not None:
+            cells.setdefault(r.cell, r)
+    owners: dict[int, RevisionRecord] = {}
+    if not rows and not cells:
+        return owners
     for i, r in enumerate(records):
-        if r.row is None or r.kind in _ROW_FOLDS:
-            continue
-        row_kind = rows.get(r.row)
-        if row_kind is not None and r.kind in _ROW_FOLDS[row_kind]:
-            folded.add(i)
-    return folded
+        row = rows.get(r.row) if r.row is not None else None
+        cell = cells.get(r.cell) if r.cell is not None else None
+        if row is not None and r.kind in _ROW_FOLDS[row.kind] and r.author == row.author:
+            owners[i] = row
+        elif cell is not None and r.kind in _CELL_FOLDS[cell.kind] and r.author == cell.author:
+            owners[i] = cell
+    return owners
+
+
+def _number(value: str) -> int | None:
+    return int(value) if value.isdigit() else None
+
+
+def _grid_owner(grid: RevisionRecord, records: list[RevisionRecord]) -> RevisionRecord | None:
+    """The change a table's ``w:tblGridChange`` belongs to (None: it stands alone).
+
+    The grid record has no author or date, so its cause is found by position: when the next
+    revision of the table after it (by id: one counter mints them in order) is a cell insertion or
+    deletion, the grid changed with that column, whose cells share that record's author and date;
+    the grid record goes with the column's last cell. Otherwise it joins the table's first
+    property change (Word writes a grid change with a width change), else the table's first
+    column change.
+    """
+    mine = [r for r in records if r.table is grid.table and r is not grid]
+    cells = [r for r in mine if r.kind in _CELL_FOLDS]
+    grid_id = _number(grid.id)
+    later = [(n, r) for r in mine if grid_id is not None and (n := _number(r.id)) is not None and n > grid_id]
+    following = min(later, key=lambda pair: pair[0])[1] if later else None
+    if following is None or following.kind not in _CELL_FOLDS:
+        properties = next((r for r in mine if r.kind in _TABLE_PROPERTY_KINDS), None)
+        if properties is not None or not cells:
+            return properties
+        following = cells[0]
+    batch = (following.kind, following.author, following.date)
+    return [r for r in cells if (r.kind, r.author, r.date) == batch][-1]
 
 
 def _wraps_deletion_only(record: RevisionRecord, text: str) -> bool:
@@ -353,25 +391,29 @@ def change_groups(records: list[RevisionRecord]) -> list[ChangeGroup]:
     """Fold records into reader-level changes, in document order.
 
     Consecutive records of one revision (same type, ``w:id`` and author) fold into one change;
-    a tracked row insertion/deletion absorbs the insertion/deletion marks of its own content; a
-    table's grid change (``w:tblGridChange`` has no author: Word writes it with a width change)
-    joins the first property change of its table; an insertion or move whose whole content was
-    deleted again is left to that deletion; ``mc:Fallback`` duplicates are skipped. A text
-    replacement stays two changes (deletion and insertion, distinct ids).
+    a tracked row or cell insertion/deletion absorbs its author's insertion/deletion marks of its
+    own content (runs and paragraph marks); a table's grid change (``w:tblGridChange`` has no author)
+    joins the column insertion/deletion that caused it, else the first property change of its
+    table (see :func:`_grid_owner`); an insertion or move whose whole content was deleted again is
+    left to that deletion; ``mc:Fallback`` duplicates are skipped. A text replacement stays two
+    changes (deletion and insertion, distinct ids). Accepting or rejecting a change resolves all
+    its records.
     """
     live = [r for r in records if not r.fallback]
-    folded = _folded_into_rows(live)
-    tables_with_changes = {r.table for r in live if r.kind in _TABLE_PROPERTY_KINDS}
+    owners = _structure_owners(live)
+    grids = {r: _grid_owner(r, live) for r in live if r.kind == "tblGridChange"}
     groups: list[ChangeGroup] = []
-    owners: dict[etree._Element, ChangeGroup] = {}  # row or table -> the group absorbing its marks
-    grids: list[RevisionRecord] = []
+    group_of: dict[RevisionRecord, ChangeGroup] = {}
+    waiting: list[tuple[RevisionRecord, RevisionRecord]] = []  # (grid record, its owner)
     previous: RevisionRecord | None = None
     for i, record in enumerate(live):
-        if i in folded and record.row in owners:
-            owners[record.row].records.append(record)
+        owner = owners.get(i)
+        if owner is not None and owner in group_of:
+            group_of[owner].records.append(record)
+            group_of[record] = group_of[owner]
             continue
-        if record.kind == "tblGridChange" and record.table in tables_with_changes:
-            grids.append(record)
+        if grids.get(record) is not None:
+            waiting.append((record, grids[record]))
             continue
         text = record_text(record)
         if _wraps_deletion_only(record, text):
@@ -386,16 +428,12 @@ def change_groups(records: list[RevisionRecord]) -> list[ChangeGroup]:
             last.text += ("" if record.paragraph is previous.paragraph else "\n") + text
             last.records.append(record)
         else:
-            group = ChangeGroup(record.id, record.type, record.author, record.date, [record], text)
-            groups.append(group)
-            if record.kind in _ROW_FOLDS and record.row is not None:
-                owners.setdefault(record.row, group)
-            elif record.kind in _TABLE_PROPERTY_KINDS and record.table is not None:
-                owners.setdefault(record.table, group)
+            last = ChangeGroup(record.id, record.type, record.author, record.date, [record], text)
+            groups.append(last)
+        group_of[record] = last
         previous = record
-    for grid in grids:
-        assert grid.table is not None
-        owners[grid.table].records.append(grid)
+    for grid, owner in waiting:  # owners are cell or property changes: never left out of a group
+        group_of[owner].records.append(grid)
     return groups
 
 
@@ -427,8 +465,10 @@ def list_changes(doc: WordDocument, snapshot: Snapshot) -> list[dict[str, Any]]:
     finder = _BlockFinder(snapshot)
     out: list[dict[str, Any]] = []
     for group in change_groups(document_revisions(doc)):
+        # a grid change folded into a cell's change locates nothing: it spans the whole table
+        located = [r for r in group.records if r.kind != "tblGridChange"] or group.records
         block_id = next(
-            (found for r in group.records if not r.hidden and (found := finder.in_scope(r.scope))), None
+            (found for r in located if not r.hidden and (found := finder.in_scope(r.scope))), None
         )
         out.append(
             {

@@ -10,10 +10,15 @@ same element objects, so a pending revision inside them can still be resolved af
 naive swap of the whole container — which drops section breaks — is never done.
 
 Row and cell removal keeps the table's ``w:tblGrid`` as it is: a row left with fewer cells than
-the grid simply ends early, which is how Word lays out a row whose cells were deleted. A table left
-without rows is removed; a cell left without a paragraph gets an empty one (a cell must end with a
-paragraph). Bookmark and comment range markers inside removed structure are moved out to where it
-was, so their other halves never dangle.
+the grid simply ends early, which is how Word lays out a row whose cells were deleted. Except when
+an accepted cell deletion leaves grid columns that no row reaches any more (the last cell of a
+deleted column went): those ``w:gridCol`` go, a fixed table width shrinks by their width, and a
+pending ``w:tblGridChange`` forgets them too, so rejecting it later restores the grid without the
+deleted column. (A rejected column *insertion* needs none of this: the insertion's
+``w:tblGridChange`` is resolved with it and restores the old grid.) A table left without rows is
+removed; a cell left without a paragraph gets an empty one (a cell must end with a paragraph).
+Bookmark and comment range markers inside removed structure are moved out to where it was, so
+their other halves never dangle.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import copy
 from lxml import etree
 
 from ..xmlutil import W
+from .table_grid import Grid, int_value, remove_grid_columns, widen_fixed_table
 
 _MARK_TAGS = frozenset(W + t for t in ("ins", "del", "moveFrom", "moveTo"))
 _CELL_MARKUP = frozenset(W + t for t in ("cellIns", "cellDel", "cellMerge"))
@@ -188,6 +194,7 @@ def resolve_structure(kind: str, el: etree._Element, accept: bool, tables: set[e
     if table is not None:
         tables.add(table)
     row = target if target.tag == W + "tr" else target.getparent()
+    before = Grid(table) if table is not None and kind == "cellDel" else None
     rescue_markers(target)
     target.getparent().remove(target)
     if target.tag == W + "tc" and row is not None and not _owns(row, W + "tc"):
@@ -195,6 +202,59 @@ def resolve_structure(kind: str, el: etree._Element, accept: bool, tables: set[e
         if parent is not None:
             rescue_markers(row)
             parent.remove(row)
+    if before is not None:
+        _drop_emptied_columns(before, target)
+
+
+def _row_widths(grid: Grid) -> list[int]:
+    """How many grid columns each row reaches: before its cells, its cells, and after them."""
+    widths = []
+    for tr, row, before in zip(grid.rows, grid.slots, grid.before, strict=True):
+        trpr = tr.find(W + "trPr")
+        after = int_value(trpr.find(W + "gridAfter")) if trpr is not None else 0
+        widths.append((row[-1].end if row else before) + after)
+    return widths
+
+
+def _drop_emptied_columns(before: Grid, removed: etree._Element) -> None:
+    """After cell ``removed`` of ``before``'s table was deleted for good: drop the grid columns it
+    occupied that no row reaches any more (the widest row got narrower), with their width.
+
+    Measured on the widest row, so it holds however the column's cells are accepted: all at once,
+    or one at a time (a row whose cell went earlier simply ends early until the last one goes).
+    """
+    table = before.tbl
+    slot = next((s for row in before.slots for s in row if s.tc is removed), None)
+    if slot is None:
+        return
+    now = Grid(table)
+    reach = max(_row_widths(now), default=0)
+    count = min(max(_row_widths(before), default=0) - reach, len(now.widths) - reach, slot.span)
+    if count <= 0:
+        return
+    first, end = slot.end - count, slot.end
+    widen_fixed_table(table, -remove_grid_columns(table, first, end))
+    _forget_in_grid_change(table, now, first, end)
+
+
+def _forget_in_grid_change(table: etree._Element, now: Grid, first: int, end: int) -> None:
+    """Remove grid columns ``first``..``end`` (as numbered before they went) from the old grid of a
+    pending ``w:tblGridChange`` too, when the old grid's columns can be matched to the current ones:
+    the same columns, less those that pending cell insertions added (columns every row of which
+    holds an inserted cell)."""
+    old = table.find(f"{W}tblGrid/{W}tblGridChange/{W}tblGrid")
+    if old is None:
+        return
+    added = [  # numbered as before the columns went (``now`` has the cells without the deleted one)
+        c if c < first else c + end - first
+        for c in range(len(now.widths) - (end - first))
+        if (cells := [s for row in now.slots for s in row if s.col <= c < s.end])
+        and all(s.span == 1 and s.tc.find(f"{W}tcPr/{W}cellIns") is not None for s in cells)
+    ]
+    if len(old.findall(W + "gridCol")) != len(now.widths) - len(added):
+        return
+    shift = sum(1 for c in added if c < first)
+    remove_grid_columns(old.getparent(), first - shift, end - shift)
 
 
 def _owns(container: etree._Element, tag: str) -> bool:
