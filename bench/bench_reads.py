@@ -2,8 +2,9 @@
 
 For the synthetic ~300-page contract (generated on first run) and the largest corpus files it
 prints: open + snapshot time, python-docx's open + every paragraph's text on the same file and
-the ratio, ``find_text``, outline and ``read_section`` times, re-snapshot time after a one-block
-change, and peak memory against the uncompressed XML size.
+the ratio (best of interleaved runs, so a burst of load hits both alike), ``find_text``, outline
+and ``read_section`` times (medians), re-snapshot time after a one-block change, and peak memory
+against the uncompressed XML size.
 
 Each file is measured in a fresh subprocess so peak RSS belongs to that file alone.
 
@@ -52,6 +53,19 @@ def _median_ms(fn, runs: int) -> float:
     return statistics.median(times)
 
 
+def _interleaved_min_ms(first, second, runs: int) -> tuple[float, float]:
+    """Best times of two rivals measured alternately, so a burst of load hits both alike."""
+    a, b = [], []
+    for _ in range(runs):
+        start = time.perf_counter()
+        first()
+        a.append((time.perf_counter() - start) * 1000)
+        start = time.perf_counter()
+        second()
+        b.append((time.perf_counter() - start) * 1000)
+    return min(a), min(b)
+
+
 def measure(path: Path, runs: int) -> dict[str, float | str]:
     """All figures for one file (runs inside the child process)."""
     import docx
@@ -77,8 +91,7 @@ def measure(path: Path, runs: int) -> dict[str, float | str]:
     reviewer.get_outline(9)
     reviewer.find_text("the")
     peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - baseline_rss
-    open_ms = _median_ms(ours, runs)
-    pydocx_ms = _median_ms(python_docx, runs)
+    open_ms, pydocx_ms = _interleaved_min_ms(ours, python_docx, runs)
     outline_ms = _median_ms(lambda: reviewer.get_outline(3), runs * 4)
     find_ms = _median_ms(lambda: reviewer.find_text("the"), runs * 4)
     sections = reviewer.get_outline(9)["sections"]
@@ -149,7 +162,8 @@ def main(argv: list[str] | None = None) -> int:
             f"{r['peak_mb']:>7.0f} {r['memory_ratio']:>6.1f}"
         )
     print(
-        f"targets: open+snapshot <= {TARGETS['open_ratio']}x python-docx; each read <= {TARGETS['read_ms']} ms; "
+        f"targets: open+snapshot <= {TARGETS['open_ratio']}x python-docx; "
+        f"each read <= {TARGETS['read_ms']} ms; "
         f"re-snapshot <= {TARGETS['resnapshot_ms']} ms; peak memory <= {TARGETS['memory_ratio']}x XML"
     )
     if args.json:
