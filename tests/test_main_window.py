@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QFileDialog, QLabel, QMessageBox, QTextBrowser
 from reviewer_app.docx import DocxReviewer
 from reviewer_app.resources import SAMPLE_CONTRACT
 from reviewer_app.ui.main_window import BlockListView, MainWindow, block_line
+from reviewer_app.ui.pageview import PageView
 from tests.conftest import CORPUS, REPO_ROOT
 
 SAMPLE = REPO_ROOT / "resources" / Path(*SAMPLE_CONTRACT)
@@ -56,10 +57,21 @@ def window(qtbot, errors: list[tuple[str, str]]) -> MainWindow:
     return win
 
 
+@pytest.fixture
+def list_window(window: MainWindow) -> MainWindow:
+    """The window with the one-line-per-block view swapped in (the tests below are about it)."""
+    window.set_document_view(BlockListView())
+    return window
+
+
 def shown_text(win: MainWindow) -> str:
+    """What the document area shows: the block list's text, or every laid-out page's text."""
     view = win.document_view
-    assert isinstance(view, QTextBrowser)
-    return view.toPlainText()
+    if isinstance(view, QTextBrowser):
+        return view.toPlainText()
+    assert isinstance(view, PageView)
+    view.finish_layout()
+    return "\n".join(view.page_text(k) for k in range(view.page_count()))
 
 
 def test_empty_window_has_title_and_file_menu(window: MainWindow) -> None:
@@ -71,34 +83,46 @@ def test_empty_window_has_title_and_file_menu(window: MainWindow) -> None:
     assert shown_text(window) == ""
 
 
-def test_shows_numbered_blocks_with_labels(window: MainWindow, errors) -> None:
+def test_shows_numbered_blocks_with_labels(list_window: MainWindow, errors) -> None:
     path = need(LISTS_DOC)
     with_signal: list[str] = []
-    window.document_opened.connect(with_signal.append)
-    assert window.open_path(path)
-    lines = shown_text(window).splitlines()
+    list_window.document_opened.connect(with_signal.append)
+    assert list_window.open_path(path)
+    lines = shown_text(list_window).splitlines()
     # three lists that each restart at 1, labels counted live
     assert lines[:4] == ["[1.] a", "[2.] b", "[3.] c", "[1.] d"]
     assert len(lines) == 9
-    assert window.windowTitle() == f"{path.name} — Reviewer"
-    assert window.statusBar().findChild(QLabel, "blockCountLabel").text() == "Blocks: 9"
+    assert list_window.windowTitle() == f"{path.name} — Reviewer"
+    assert list_window.statusBar().findChild(QLabel, "blockCountLabel").text() == "Blocks: 9"
     assert with_signal == [str(path)]
     assert errors == []
 
 
-def test_headings_are_bold_with_their_level(window: MainWindow) -> None:
+def test_headings_are_bold_with_their_level(list_window: MainWindow) -> None:
     path = need(HEADINGS_DOC)
-    assert window.open_path(path)
-    snapshot = window.snapshot
+    assert list_window.open_path(path)
+    snapshot = list_window.snapshot
     assert snapshot is not None
     heading = next(b for b in snapshot.content_blocks() if b.heading_level == 2)
     assert "H2 " in block_line(heading)
-    assert block_line(heading) in shown_text(window).splitlines()
-    view = window.document_view
+    assert block_line(heading) in shown_text(list_window).splitlines()
+    view = list_window.document_view
     assert isinstance(view, BlockListView)
     block = view.document().findBlockByNumber(snapshot.content_blocks().index(heading))
     weights = {f.charFormat().fontWeight() for f in _fragments(block) if heading.text[:10] in f.text()}
     assert weights and min(weights) >= 700, weights
+
+
+def test_window_shows_the_sample_contract_in_pages(window: MainWindow, qtbot) -> None:
+    """The default document area is the paginated view: real pages, numbered clauses on them."""
+    path = need(SAMPLE)
+    view = window.document_view
+    assert isinstance(view, PageView)
+    with qtbot.waitSignal(view.layout_finished, timeout=30000):
+        assert window.open_path(path)
+    assert 12 <= view.page_count() <= 20  # LibreOffice lays the sample out in 17 pages
+    assert "MASTER SERVICES AGREEMENT" in view.page_text(0).upper()
+    assert any("Definitions and interpretation" in view.page_text(k) for k in range(view.page_count()))
 
 
 def _fragments(block: QTextBlock) -> Iterator[QTextFragment]:
@@ -108,39 +132,39 @@ def _fragments(block: QTextBlock) -> Iterator[QTextFragment]:
         it += 1
 
 
-def test_table_cells_show_their_position(window: MainWindow) -> None:
-    assert window.open_path(need(TABLE_DOC))
-    lines = shown_text(window).splitlines()
+def test_table_cells_show_their_position(list_window: MainWindow) -> None:
+    assert list_window.open_path(need(TABLE_DOC))
+    lines = shown_text(list_window).splitlines()
     assert "T1·R1·C1 Before." in lines
     assert "T2·R1·C1 Nexted." in lines
 
 
-def test_sample_contract_shows_its_labels(window: MainWindow) -> None:
+def test_sample_contract_shows_its_labels(list_window: MainWindow) -> None:
     """The bundled sample opens and every numbered clause appears with its label."""
     path = need(SAMPLE)
-    assert window.open_path(path)
-    assert window.windowTitle() == "sample-msa.docx — Reviewer"
+    assert list_window.open_path(path)
+    assert list_window.windowTitle() == "sample-msa.docx — Reviewer"
     snapshot = DocxReviewer.open(path).snapshot()
     labelled = [b for b in snapshot.content_blocks() if b.display_label]
     assert labelled, "the sample contract should have numbered clauses"
-    text = shown_text(window)
+    text = shown_text(list_window)
     for block in labelled:
         assert f"[{block.display_label}]" in text
         assert block_line(block) in text
 
 
-def test_bad_file_shows_message_and_keeps_document(window: MainWindow, errors) -> None:
+def test_bad_file_shows_message_and_keeps_document(list_window: MainWindow, errors) -> None:
     good = need(LISTS_DOC)
-    assert window.open_path(good)
-    before_text, before_title = shown_text(window), window.windowTitle()
-    assert not window.open_path(need(BAD_DOC))
+    assert list_window.open_path(good)
+    before_text, before_title = shown_text(list_window), list_window.windowTitle()
+    assert not list_window.open_path(need(BAD_DOC))
     assert len(errors) == 1
     title, message = errors[0]
     assert title == "Cannot open document"
     assert "password-protected" in message and "Traceback" not in message
-    assert shown_text(window) == before_text
-    assert window.windowTitle() == before_title
-    assert window.reviewer is not None and window.reviewer.path == str(good)
+    assert shown_text(list_window) == before_text
+    assert list_window.windowTitle() == before_title
+    assert list_window.reviewer is not None and list_window.reviewer.path == str(good)
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in (CORPUS / "malformed").glob("*.docx")))

@@ -1,10 +1,10 @@
 """The main window: one open document, a File menu, and a status bar.
 
-For now the document area is :class:`BlockListView`, one line per content block with its list
-label, so a reviewer can see what the engine reads before the paginated page view exists. The
-window talks to its document area only through :meth:`DocumentArea.show_document` and
-:meth:`DocumentArea.clear_document`, so the page view can replace it with
-:meth:`MainWindow.set_document_view` without touching the rest of the window.
+The document area is the paginated :class:`~reviewer_app.ui.pageview.PageView`. The window
+talks to it only through :meth:`DocumentArea.show_document` and
+:meth:`DocumentArea.clear_document`, so :class:`BlockListView` (one line per content block with
+its list label, the earlier stand-in) can still take its place with
+:meth:`MainWindow.set_document_view`.
 
 Opening never shows a traceback: a file the engine refuses shows its plain-language reason,
 and an unexpected failure shows a short apology while the details go to the log.
@@ -41,6 +41,7 @@ from ..docx.blocks import Block
 from ..docx.errors import DocxOpenError
 from ..docx.reviewer import DocxReviewer
 from ..docx.snapshot import Snapshot
+from .pageview import PageView
 
 log = logging.getLogger(__name__)
 
@@ -150,7 +151,7 @@ class MainWindow(QMainWindow):
         self.setObjectName("mainWindow")
         self._reviewer: DocxReviewer | None = None
         self._snapshot: Snapshot | None = None
-        self._view: QWidget = BlockListView(self)
+        self._view: QWidget = PageView(self)
         self.setCentralWidget(self._view)
         self._count_label = QLabel(self)
         self._count_label.setObjectName("blockCountLabel")
@@ -176,7 +177,7 @@ class MainWindow(QMainWindow):
         return self._view
 
     def set_document_view(self, view: QWidget) -> None:
-        """Replace the document area (the page view will take over from the block list)."""
+        """Replace the document area (the page view by default; the block list for debugging)."""
         if not isinstance(view, DocumentArea):
             raise TypeError("a document view needs show_document() and clear_document()")
         self._view = view

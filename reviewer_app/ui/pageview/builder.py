@@ -1,0 +1,462 @@
+"""Writes the paragraphs and tables of one story into a QTextDocument through a QTextCursor.
+
+Every Word paragraph becomes one QTextBlock (two when a page break splits it); what the block
+shows depends on the markup mode:
+
+``all``
+    insertions underlined and deletions struck through in the author's colour, moved text also
+    doubled by the painter, commented text highlighted;
+``none``
+    as if every change were accepted: deletions are not laid out;
+``original``
+    as if every change were rejected: insertions are not laid out, deletions read plainly.
+
+Each rendered paragraph leaves a :class:`RenderedBlock` behind: where it sits in its document
+and which stretches of it are clean text, so pages can be read back as the agent's text and a
+single block can be re-rendered after an edit.
+
+Between two paragraphs the larger of the first's space after and the second's space before
+applies (as in Word and LibreOffice, and as Qt does by itself); ``w:contextualSpacing`` drops a
+paragraph's spacing next to a paragraph of the same style.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lxml import etree
+from PySide6.QtCore import Qt
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QTextBlockFormat,
+    QTextCharFormat,
+    QTextCursor,
+    QTextImageFormat,
+)
+
+from ...docx.text import NoteNumbers, paragraph_mark_state
+from ...docx.xmlutil import W
+from .formatting import FormatResolver
+from .images import describe_object
+from .qformats import TWIPS, script_of
+from .records import MODES, BuildContext, Flow, RenderedBlock, shown_label, story_items
+from .segments import StoryState, paragraph_segments
+from .tables import TableFormats, TableGrid, cell_is_dark, table_grid, table_style_id
+
+_P, _TBL, _PPR, _RPR, _PSTYLE = W + "p", W + "tbl", W + "pPr", W + "rPr", W + "pStyle"
+__all__ = [
+    "MODES",
+    "BuildContext",
+    "Flow",
+    "RenderedBlock",
+    "StoryBuilder",
+    "TablePart",
+    "shown_label",
+    "split_table",
+    "story_items",
+]
+_DELETED = frozenset((W + "del", W + "moveFrom"))
+_INSERTED = frozenset((W + "ins", W + "moveTo"))
+_SUFFIX = {"tab": "\t", "space": " "}
+_ALT_CHUNK, _TR = W + "altChunk", W + "tr"
+_BULLET_FONTS = frozenset(("symbol", "wingdings", "wingdings 2", "wingdings 3", "webdings"))
+
+
+class StoryBuilder:
+    """Builds one story (the body, or a header/footer) into QTextDocuments."""
+
+    def __init__(self, ctx: BuildContext, doc_index: int = 0) -> None:
+        self.ctx = ctx
+        self.doc_index = doc_index
+        self.state = StoryState()
+        self.records: list[RenderedBlock] = []
+        #: a page break closed the last paragraph: the next block starts a new page
+        self.pending_break = False
+        #: cell formats shared by equal cells, and the table-wide keys they are filed under
+        self._cell_formats: dict[Any, Any] = {}
+        self._last_grid: tuple[etree._Element, TableGrid] | None = None
+        self._dark = False
+
+    # ------------------------------------------------------------------ containers
+    def container(
+        self, parent: etree._Element, cursor: QTextCursor, flow: Flow, table_style: str | None, in_table: bool
+    ) -> None:
+        """Build every paragraph and table of ``parent`` at ``cursor``."""
+        items = list(story_items(parent))
+        for i, el in enumerate(items):
+            following = items[i + 1] if i + 1 < len(items) else None
+            self.item(el, cursor, flow, following, table_style, in_table)
+
+    def item(
+        self,
+        el: etree._Element,
+        cursor: QTextCursor,
+        flow: Flow,
+        following: etree._Element | None,
+        table_style: str | None = None,
+        in_table: bool = False,
+    ) -> None:
+        """Build one paragraph, table or opaque chunk."""
+        if el.tag == _P:
+            self.paragraph(el, cursor, flow, following, table_style, in_table)
+        elif el.tag == _TBL:
+            self.table(el, cursor, flow)
+        elif isinstance(el, TablePart):
+            self.table(el.element, cursor, flow, (el.first, el.stop))
+        else:
+            self.diagnostic(cursor, flow)
+
+    # ------------------------------------------------------------------ paragraphs
+    def paragraph(
+        self,
+        p: etree._Element,
+        cursor: QTextCursor,
+        flow: Flow,
+        following: etree._Element | None,
+        table_style: str | None = None,
+        in_table: bool = False,
+        fixed_format: QTextBlockFormat | None = None,
+    ) -> RenderedBlock | None:
+        """Build one paragraph; returns its record (None when the mode hides it entirely)."""
+        ctx = self.ctx
+        mode = ctx.mode
+        block = ctx.blocks.get(p)
+        ppr = p[0] if len(p) and p[0].tag == _PPR else p.find(_PPR)
+        style_id = block.style_id if block is not None else _pstyle(ppr, ctx.resolver)
+        numbering = None
+        if block is not None and block.list_reference is not None:
+            numbering = (str(block.list_reference["numId"]), int(block.list_reference["level"]))
+        props = ctx.resolver.paragraph(ppr, style_id, numbering, table_style, in_table)
+        notes = NoteNumbers(*block.notes_before) if block is not None else NoteNumbers()
+        walk = paragraph_segments(p, self.state, notes, ctx.page_fields is not None)
+        segments = walk.segments
+        mark_deleted, mark_inserted = paragraph_mark_state(p)
+        if (mode == "none" and mark_deleted) or (mode == "original" and mark_inserted):
+            hidden = "delete" if mode == "none" else "insert"
+            if all(s.kind == hidden or s.kind == "break" for s in segments):
+                return None  # the paragraph exists only as the change the mode takes away
+
+        if self.pending_break:
+            flow.page_break, self.pending_break = True, False
+        before = 280 if props.before_auto else props.before
+        after = 280 if props.after_auto else props.after
+        contextual = props.contextual
+        top = 0 if contextual and flow.prev_style is not None and flow.prev_style == style_id else before
+        bottom = 0 if contextual and _style_of(following, ctx) == style_id else after
+        after_table = flow.last_table is not None
+        if flow.last_table is not None:
+            table_format = flow.last_table.format()
+            table_format.setBottomMargin(top * TWIPS)
+            flow.last_table.setFormat(table_format)
+            flow.last_table = None
+        if fixed_format is not None:
+            block_format = fixed_format
+        else:
+            block_format = ctx.factory.block(props, top, bottom, flow.page_break)
+        mark_rpr = ppr.find(_RPR) if ppr is not None else None
+        mark_props = ctx.resolver.run(mark_rpr, style_id, table_style, in_table)
+        self._dark = flow.dark or cell_is_dark(props.shading)
+        # a paragraph mark shows no highlight: "label" drops backgrounds and lines
+        mark_format = ctx.factory.char(mark_props, "label", on_dark=self._dark)
+        if flow.fresh:
+            cursor.setBlockFormat(block_format)
+            # merged, not set: in a table cell the first block's char format also holds the
+            # cell's own format (borders, padding, spans), which setting it would wipe
+            cursor.mergeBlockCharFormat(mark_format)
+            flow.fresh = False
+        else:
+            cursor.insertBlock(block_format, mark_format)
+        record = RenderedBlock(
+            block.id if block is not None else None, self.doc_index, cursor.position(), 0, p
+        )
+        record.borders = props.borders
+        if not in_table:
+            record.keep_next, record.orphan_control = props.keep_next, props.widow_control
+        record.leader = next(
+            (leader for _pos, _kind, leader in props.tabs if leader not in ("none", "")), None
+        )
+        label = shown_label(block)
+        if label and numbering is not None:
+            self._label(cursor, label, numbering, mark_rpr, mark_props, style_id, table_style, in_table)
+        self._segments(cursor, walk, record, style_id, table_style, in_table, props, mark_format, bottom)
+        if (
+            after_table or (following is not None and following.tag in (_TBL, TablePart.tag))
+        ) and cursor.block().length() <= 1:
+            # Qt lays an empty block beside a table out of sight (it anchors the table); Word
+            # gives the empty paragraph its line, so it gets an invisible character
+            cursor.insertText("\u200b", mark_format)
+        record.end = cursor.position()
+        if mode == "all":
+            if mark_deleted or mark_inserted:
+                record.changed = True
+            record.format_change = walk.format_change
+            if walk.format_change:
+                record.changed = True
+        flow.prev_style = style_id
+        flow.prev_after = bottom
+        flow.page_break = False
+        self.records.append(record)
+        return record
+
+    def _label(
+        self,
+        cursor: QTextCursor,
+        label: str,
+        numbering: tuple[str, int],
+        mark_rpr: etree._Element | None,
+        mark_props: Any,
+        style_id: str | None,
+        table_style: str | None,
+        in_table: bool,
+    ) -> None:
+        ctx = self.ctx
+        level = ctx.resolver.document.numbering.level(*numbering)
+        if level is not None and level.hidden:
+            return
+        lvl = ctx.resolver.numbering_level(*numbering)
+        lvl_rpr = lvl.find(_RPR) if lvl is not None else None
+        props = ctx.resolver.run(mark_rpr, style_id, table_style, in_table, extra=lvl_rpr)
+        family = mark_props.font if props.font.lower() in _BULLET_FONTS else None
+        suffix = _SUFFIX.get(level.suffix if level is not None else "tab", "")
+        cursor.insertText(label + suffix, ctx.factory.char(props, "label", family=family, on_dark=self._dark))
+
+    def _segments(
+        self,
+        cursor: QTextCursor,
+        walk: Any,
+        record: RenderedBlock,
+        style_id: str | None,
+        table_style: str | None,
+        in_table: bool,
+        props: Any,
+        mark_format: QTextCharFormat,
+        bottom: int,
+    ) -> None:
+        ctx = self.ctx
+        mode = ctx.mode
+        resolver, factory = ctx.resolver, ctx.factory
+        positions: list[int] = []
+        for seg in walk.segments:
+            positions.append(cursor.position())
+            kind = seg.kind
+            if kind == "text" or kind == "insert" or kind == "delete":
+                role = kind
+                if kind == "delete":
+                    if mode == "none":
+                        continue
+                    if mode == "original":
+                        role = "text"
+                elif kind == "insert":
+                    if mode == "original":
+                        continue
+                    if mode == "none":
+                        role = "text"
+                run = seg.run
+                rpr = run.find(_RPR) if run is not None else None
+                run_props = resolver.run(rpr, style_id, table_style, in_table)
+                text = seg.text
+                script = "latin" if text.isascii() else script_of(text)
+                family = seg.element.get(W + "font") if seg.element is not None else None
+                author = seg.revision.get(W + "author") if seg.revision is not None else None
+                commented = mode == "all" and bool(seg.comments)
+                start = cursor.position()
+                fmt = factory.char(run_props, role, author, commented, script, family, self._dark)
+                cursor.insertText(text, fmt)
+                if kind != "delete":
+                    record.spans.append((start - record.start, len(text), None))
+                if role == "insert" or role == "delete":
+                    record.changed = True
+                    record.change_author = record.change_author or author
+                    if seg.is_move:
+                        record.moves.append((start - record.start, start - record.start + len(text), role))
+            elif kind == "note":
+                rpr = seg.run.find(_RPR) if seg.run is not None else None
+                run_props = resolver.run(rpr, style_id, table_style, in_table)
+                start = cursor.position()
+                commented = mode == "all" and bool(seg.comments)
+                cursor.insertText(
+                    seg.text, factory.char(run_props, "note", None, commented, on_dark=self._dark)
+                )
+                record.spans.append((start - record.start, len(seg.text), seg.clean))
+            elif kind == "object":
+                revision = seg.revision
+                if revision is not None and (
+                    (mode == "none" and revision.tag in _DELETED)
+                    or (mode == "original" and revision.tag in _INSERTED)
+                ):
+                    continue
+                self._object(cursor, seg.element)
+            elif kind == "break":
+                if not any(s.kind != "break" and s.kind != "field" for s in walk.segments[len(positions) :]):
+                    # Word keeps the paragraph mark beside a closing page break: nothing moves
+                    # to the next page but what follows the paragraph
+                    self.pending_break = True
+                    continue
+                cursor.insertBlock(factory.block(props, 0, bottom, True), mark_format)
+            elif kind == "field" and ctx.page_fields is not None:
+                rpr = seg.run.find(_RPR) if seg.run is not None else None
+                run_props = resolver.run(rpr, style_id, table_style, in_table)
+                cursor.insertText(
+                    ctx.page_fields.get(seg.text, ""), factory.char(run_props, on_dark=self._dark)
+                )
+        if mode == "all":
+            end = cursor.position()
+            for comment_id, index in walk.anchors:
+                position = positions[index] if index < len(positions) else end
+                record.comments.append((comment_id, position - record.start))
+
+    def _object(self, cursor: QTextCursor, element: etree._Element) -> None:
+        ctx = self.ctx
+        obj = describe_object(element, ctx.package, ctx.part_name)
+        if obj is None:
+            return
+        width, height = obj.width, obj.height
+        if width > ctx.content_width > 0:
+            height *= ctx.content_width / width
+            width = ctx.content_width
+        image = QTextImageFormat()
+        image.setName(obj.url)
+        image.setWidth(width)
+        image.setHeight(height)
+        cursor.insertImage(image)
+
+    def diagnostic(self, cursor: QTextCursor, flow: Flow) -> None:
+        """An opaque chunk (``w:altChunk``): its diagnostic text, greyed, in place of the content."""
+        block = self.ctx.diagnostics.pop(0) if self.ctx.diagnostics else None
+        text = block.text if block is not None else ""
+        fmt = QTextCharFormat()
+        fmt.setFontItalic(True)
+        fmt.setForeground(QColor("#6B7280"))
+        if flow.fresh:
+            flow.fresh = False
+        else:
+            cursor.insertBlock()
+        record = RenderedBlock(block.id if block is not None else None, self.doc_index, cursor.position(), 0)
+        cursor.insertText(text, fmt)
+        record.spans.append((0, len(text), None))
+        record.end = cursor.position()
+        flow.prev_style, flow.page_break = None, False
+        self.records.append(record)
+
+    # ------------------------------------------------------------------ tables
+    def table(
+        self, tbl: etree._Element, cursor: QTextCursor, flow: Flow, rows: tuple[int, int] | None = None
+    ) -> None:
+        """A ``w:tbl`` as a QTextTable: grid, merges and cell formats first, then the cells' content.
+
+        ``rows`` builds only that row range (see :class:`TablePart`); a long table is laid out
+        as consecutive QTextTables, which draw as one because Qt overlaps the empty block
+        between them with the next table.
+        """
+        grid = self._grid(tbl)
+        if not grid.rows or not grid.cells:
+            return
+        first, stop = rows if rows is not None else (0, len(grid.rows))
+        if self.pending_break:
+            flow.page_break, self.pending_break = True, False
+        style_id = table_style_id(tbl)
+        formats = TableFormats(tbl, grid, self.ctx.resolver, style_id, self._cell_formats)
+        table_format = formats.table_format(flow.page_break)
+        table_format.setTopMargin(flow.prev_after * TWIPS)
+        if first > 0:
+            table_format.setHeaderRowCount(0)
+        cells = [c for c in grid.cells if first <= c.row < stop and c.column < grid.columns]
+        table = cursor.insertTable(stop - first, grid.columns, table_format)
+        for cell in cells:
+            span_rows = min(cell.row_span, stop - cell.row)
+            span_columns = min(cell.column_span, grid.columns - cell.column)
+            if (span_rows > 1 or span_columns > 1) and not cell.covered:
+                table.mergeCells(cell.row - first, cell.column, span_rows, span_columns)
+        for cell in cells:
+            qcell = table.cellAt(cell.row - first, cell.column)
+            if not qcell.isValid():
+                continue
+            if cell.covered:
+                if not "".join(cell.element.itertext()).strip():
+                    continue  # an empty continuation: Word shows nothing of it
+                cell_cursor = qcell.lastCursorPosition()
+                cell_flow = Flow(fresh=False, dark=_dark(qcell.format().background()))
+            else:
+                cell_format = formats.cell_format(cell)
+                qcell.setFormat(cell_format)
+                cell_cursor = qcell.firstCursorPosition()
+                cell_flow = Flow(fresh=True, dark=_dark(cell_format.background()))
+            self.container(cell.element, cell_cursor, cell_flow, style_id, True)
+        cursor.setPosition(table.lastPosition() + 1)
+        flow.fresh = True
+        flow.prev_style, flow.page_break, flow.prev_after, flow.last_table = None, False, 0, table
+
+    def _grid(self, tbl: etree._Element) -> TableGrid:
+        """The table's grid, computed once even when the table is built in parts."""
+        if self._last_grid is None or self._last_grid[0] is not tbl:
+            self._last_grid = (tbl, table_grid(tbl, self.ctx.mode))
+        return self._last_grid[1]
+
+
+class TablePart:
+    """Rows ``[first, stop)`` of a long body table: one item of the layout's work list.
+
+    Qt lays a table out in one piece, so a 100-row schedule written as one item would hold the
+    event loop for a long slice; parts keep each slice short. Parts end only between rows that
+    no vertical merge spans.
+    """
+
+    __slots__ = ("element", "first", "stop")
+    tag = "table-part"
+
+    def __init__(self, element: etree._Element, first: int, stop: int) -> None:
+        self.element = element
+        self.first = first
+        self.stop = stop
+
+
+#: Tables longer than this many rows are laid out in parts.
+TABLE_PART_ROWS = 24
+
+
+def split_table(tbl: etree._Element, mode: str = "all") -> list[etree._Element | TablePart]:
+    """``[tbl]`` for a short table, else its parts (see :class:`TablePart`)."""
+    if sum(1 for _ in tbl.iter(_TR)) <= TABLE_PART_ROWS:
+        return [tbl]
+    grid = table_grid(tbl, mode)
+    if len(grid.rows) <= TABLE_PART_ROWS:
+        return [tbl]
+    reach = [0] * (len(grid.rows) + 1)  # reach[r]: furthest row a merge starting above r covers
+    for cell in grid.cells:
+        end = cell.row + cell.row_span
+        for r in range(cell.row + 1, min(end, len(grid.rows))):
+            reach[r] = max(reach[r], end)
+    parts: list[etree._Element | TablePart] = []
+    first = 0
+    for r in range(1, len(grid.rows)):
+        if r - first >= TABLE_PART_ROWS and reach[r] <= r:
+            parts.append(TablePart(tbl, first, r))
+            first = r
+    parts.append(TablePart(tbl, first, len(grid.rows)))
+    return parts
+
+
+def _dark(brush: QBrush) -> bool:
+    """A cell shading dark enough for Word to draw automatic-colour text white."""
+    if brush.style() == Qt.BrushStyle.NoBrush:
+        return False
+    return cell_is_dark(brush.color().name()[1:])
+
+
+def _style_of(el: etree._Element | None, ctx: BuildContext) -> str | None:
+    """The paragraph style of ``el`` when it is a paragraph (for contextual spacing)."""
+    if el is None or el.tag != _P:
+        return None
+    block = ctx.blocks.get(el)
+    if block is not None:
+        return block.style_id
+    ppr = el[0] if len(el) and el[0].tag == _PPR else el.find(_PPR)
+    return _pstyle(ppr, ctx.resolver)
+
+
+def _pstyle(ppr: etree._Element | None, resolver: FormatResolver) -> str | None:
+    style = ppr.find(_PSTYLE) if ppr is not None else None
+    if style is not None and style.get(W + "val"):
+        return style.get(W + "val")
+    return resolver.document.styles.default_paragraph_style_id

@@ -1,0 +1,294 @@
+"""Effective run, paragraph and section formatting, resolved the way Word layers it.
+
+Word never stores what a run looks like in one place: the value a reader sees is the last one
+stated along docDefaults → table style → paragraph style chain (``w:basedOn``, root first) →
+numbering level (paragraph properties only) → character style chain → direct ``w:rPr``/``w:pPr``.
+The page view needs that answer for every run of a 300-page contract, so each layer is parsed
+once into a small dict of the properties it states, and the merged result is cached per
+(style, direct-properties) key: most runs of a contract share a handful of formats.
+
+Pure lxml, no Qt: the values are Word's own units (twips, half-points, ``RRGGBB``) and
+:mod:`.qformats` turns them into Qt formats.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any
+
+from lxml import etree
+
+from ...docx.document import WordDocument
+from ...docx.xmlutil import W, is_on
+from .props import (
+    HIGHLIGHTS,
+    PPR_SKIP,
+    RPR_SKIP,
+    Border,
+    ParaProps,
+    RunProps,
+    element_key,
+    int_attr,
+    parse_border,
+    parse_ppr,
+    parse_rpr,
+)
+
+__all__ = [
+    "HIGHLIGHTS",
+    "Border",
+    "FormatResolver",
+    "ParaProps",
+    "RunProps",
+    "document_settings",
+    "element_key",
+    "parse_border",
+    "parse_ppr",
+    "parse_rpr",
+    "theme_fonts",
+]
+
+_A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
+
+#: Theme font references resolve through the theme part; these stand in when it has none.
+_THEME_FALLBACK = {"minor": "Calibri", "major": "Calibri Light"}
+_RUN_FIELDS = frozenset(f.name for f in fields(RunProps))
+_PARA_FIELDS = frozenset(f.name for f in fields(ParaProps))
+
+
+# ----------------------------------------------------------------- theme and settings
+def theme_fonts(document: WordDocument) -> dict[str, str]:
+    """``{"major": family, "minor": family}`` from the theme part (fallbacks when absent)."""
+    fonts = dict(_THEME_FALLBACK)
+    root = document.part_root("theme")
+    if root is None:
+        return fonts
+    for kind in ("major", "minor"):
+        latin = root.find(f".//{_A}{kind}Font/{_A}latin")
+        if latin is not None and latin.get("typeface"):
+            fonts[kind] = latin.get("typeface")
+    return fonts
+
+
+def document_settings(document: WordDocument) -> dict[str, Any]:
+    """The few settings that change layout: default tab stop, even/odd headers."""
+    root = document.part_root("settings")
+    out: dict[str, Any] = {"default_tab": 720, "even_odd": False}
+    if root is None:
+        return out
+    tab = int_attr(root.find(W + "defaultTabStop"), "val")
+    if tab and tab > 0:
+        out["default_tab"] = tab
+    out["even_odd"] = is_on(root.find(W + "evenAndOddHeaders"))
+    return out
+
+
+def _merge_ppr(base: dict[str, Any], layer: dict[str, Any]) -> dict[str, Any]:
+    """Later layers win per property; tab stops accumulate, ``clear`` removes an inherited stop."""
+    merged = {**base, **layer}
+    if "tabs" in layer:
+        stops = {pos: (kind, leader) for pos, kind, leader in base.get("tabs", ())}
+        for pos, kind, leader in layer["tabs"]:
+            if kind == "clear":
+                stops.pop(pos, None)
+            else:
+                stops[pos] = (kind, leader)
+        merged["tabs"] = tuple(sorted((pos, kind, leader) for pos, (kind, leader) in stops.items()))
+    return merged
+
+
+# ----------------------------------------------------------------- the resolver
+class FormatResolver:
+    """Effective formatting for the runs and paragraphs of one document, cached per key.
+
+    Built once per layout; the style tree never changes while a layout is being built.
+    """
+
+    def __init__(self, document: WordDocument) -> None:
+        self.document = document
+        self.themes = theme_fonts(document)
+        self.settings = document_settings(document)
+        root = document.part_root("styles")
+        self._styles: dict[str, etree._Element] = {}
+        self._default_char: str | None = None
+        self._default_table: str | None = None
+        defaults_r: dict[str, Any] = {}
+        defaults_p: dict[str, Any] = {}
+        if root is not None:
+            for el in root.iterchildren(W + "style"):
+                sid = el.get(W + "styleId")
+                if sid and sid not in self._styles:
+                    self._styles[sid] = el
+                    if el.get(W + "default") in ("1", "true", "on"):
+                        kind = el.get(W + "type")
+                        if kind == "character" and self._default_char is None:
+                            self._default_char = sid
+                        elif kind == "table" and self._default_table is None:
+                            self._default_table = sid
+            defaults = root.find(W + "docDefaults")
+            if defaults is not None:
+                defaults_r = parse_rpr(defaults.find(f"{W}rPrDefault/{W}rPr"), self.themes)
+                defaults_p = parse_ppr(defaults.find(f"{W}pPrDefault/{W}pPr"))
+        if "font" not in defaults_r:
+            defaults_r["font"] = "Times New Roman" if root is not None else self.themes["minor"]
+        if "size_hp" not in defaults_r:
+            defaults_r["size_hp"] = 20 if root is not None else 22
+        self._defaults_r = defaults_r
+        self._defaults_p = defaults_p
+        self._chain_cache: dict[tuple[str, str | None], tuple[dict[str, Any], dict[str, Any]]] = {}
+        self._run_cache: dict[tuple[Any, ...], RunProps] = {}
+        self._para_cache: dict[tuple[Any, ...], ParaProps] = {}
+        self._rpr_layers: dict[tuple[Any, ...], dict[str, Any]] = {}
+        self._numbering_layers: dict[tuple[str, int], tuple[dict[str, Any], dict[str, Any]]] = {}
+        self._numbering_root = document.part_root("numbering")
+        self._levels: dict[tuple[str, int], etree._Element | None] = {}
+        self._nums: dict[str, etree._Element] | None = None
+        self._abstracts: dict[str, etree._Element] | None = None
+
+    # -- style chains ------------------------------------------------------------------------
+    def style(self, style_id: str | None) -> etree._Element | None:
+        """The ``w:style`` element of ``style_id`` (None when unknown)."""
+        return self._styles.get(style_id) if style_id else None
+
+    def _chain(self, style_id: str | None, kind: str) -> tuple[dict[str, Any], dict[str, Any]]:
+        """(pPr layer, rPr layer) of a style merged along its basedOn chain, root first."""
+        key = (style_id or "", kind)
+        cached = self._chain_cache.get(key)
+        if cached is not None:
+            return cached
+        chain: list[etree._Element] = []
+        seen: set[str] = set()
+        current = style_id
+        while current and current not in seen and current in self._styles:
+            seen.add(current)
+            chain.append(self._styles[current])
+            based = self._styles[current].find(W + "basedOn")
+            current = based.get(W + "val") if based is not None else None
+        p_layer: dict[str, Any] = {}
+        r_layer: dict[str, Any] = {}
+        for el in reversed(chain):
+            p_layer = _merge_ppr(p_layer, parse_ppr(el.find(W + "pPr")))
+            r_layer.update(parse_rpr(el.find(W + "rPr"), self.themes))
+        self._chain_cache[key] = (p_layer, r_layer)
+        return p_layer, r_layer
+
+    def table_layers(self, table_style: str | None) -> tuple[dict[str, Any], dict[str, Any]]:
+        """(pPr, rPr) a table style gives the paragraphs in its cells."""
+        return self._chain(table_style or self._default_table, "table")
+
+    # -- numbering levels --------------------------------------------------------------------
+    def numbering_level(self, num_id: str, ilvl: int) -> etree._Element | None:
+        """The ``w:lvl`` element a paragraph's list reference shows (override first)."""
+        key = (num_id, ilvl)
+        if key not in self._levels:
+            self._levels[key] = self._find_level(num_id, ilvl)
+        return self._levels[key]
+
+    def _find_level(self, num_id: str, ilvl: int) -> etree._Element | None:
+        if self._nums is None:
+            self._index_numbering()
+        assert self._nums is not None and self._abstracts is not None
+        num = self._nums.get(num_id)
+        if num is not None:
+            for override in num.iterchildren(W + "lvlOverride"):
+                lvl = override.find(W + "lvl")
+                if override.get(W + "ilvl") == str(ilvl) and lvl is not None:
+                    return lvl
+        abstract = self._abstracts.get(self.document.numbering.abstract_id(num_id) or "")
+        if abstract is not None:
+            for lvl in abstract.iterchildren(W + "lvl"):
+                if lvl.get(W + "ilvl") == str(ilvl):
+                    return lvl
+        return None
+
+    def _index_numbering(self) -> None:
+        """``w:num`` by numId and ``w:abstractNum`` by id, once (the first kept, as Word does)."""
+        self._nums, self._abstracts = {}, {}
+        root = self._numbering_root
+        if root is None:
+            return
+        for num in root.iterchildren(W + "num"):
+            self._nums.setdefault(num.get(W + "numId") or "", num)
+        for abstract in root.iterchildren(W + "abstractNum"):
+            self._abstracts.setdefault(abstract.get(W + "abstractNumId") or "", abstract)
+
+    def _numbering_layer(self, num_id: str, ilvl: int) -> tuple[dict[str, Any], dict[str, Any]]:
+        key = (num_id, ilvl)
+        cached = self._numbering_layers.get(key)
+        if cached is None:
+            lvl = self.numbering_level(num_id, ilvl)
+            if lvl is None:
+                cached = ({}, {})
+            else:
+                cached = (parse_ppr(lvl.find(W + "pPr")), parse_rpr(lvl.find(W + "rPr"), self.themes))
+            self._numbering_layers[key] = cached
+        return cached
+
+    # -- effective properties ----------------------------------------------------------------
+    def paragraph(
+        self,
+        ppr: etree._Element | None,
+        style_id: str | None,
+        numbering: tuple[str, int] | None = None,
+        table_style: str | None = None,
+        in_table: bool = False,
+    ) -> ParaProps:
+        """Effective paragraph properties: defaults → table style → style → list level → direct."""
+        direct = element_key(ppr, PPR_SKIP)
+        key = (direct, style_id, numbering, table_style, in_table)
+        cached = self._para_cache.get(key)
+        if cached is not None:
+            return cached
+        merged = dict(self._defaults_p)
+        if in_table:
+            merged = _merge_ppr(merged, self.table_layers(table_style)[0])
+        merged = _merge_ppr(merged, self._chain(style_id, "paragraph")[0])
+        if numbering is not None:
+            merged = _merge_ppr(merged, self._numbering_layer(*numbering)[0])
+        merged = _merge_ppr(merged, parse_ppr(ppr))
+        if "tabs" in merged:
+            merged["tabs"] = tuple(merged["tabs"])
+        props = ParaProps(**{k: v for k, v in merged.items() if k in _PARA_FIELDS})
+        self._para_cache[key] = props
+        return props
+
+    def run(
+        self,
+        rpr: etree._Element | None,
+        style_id: str | None,
+        table_style: str | None = None,
+        in_table: bool = False,
+        extra: etree._Element | None = None,
+    ) -> RunProps:
+        """Effective run properties: defaults → table style → paragraph style → char style → direct.
+
+        ``extra`` is a layer applied last (a list level's ``w:rPr`` for the label it draws).
+        """
+        direct = self._layer_key(rpr)
+        extra_key = self._layer_key(extra)
+        key = (direct, extra_key, style_id, table_style, in_table)
+        cached = self._run_cache.get(key)
+        if cached is not None:
+            return cached
+        merged = dict(self._defaults_r)
+        if in_table:
+            merged.update(self.table_layers(table_style)[1])
+        merged.update(self._chain(style_id, "paragraph")[1])
+        char_style = None
+        if rpr is not None:
+            rstyle = rpr.find(W + "rStyle")
+            char_style = rstyle.get(W + "val") if rstyle is not None else None
+        char_style = char_style or self._default_char
+        if char_style:
+            merged.update(self._chain(char_style, "character")[1])
+        merged.update(self._rpr_layers[direct])
+        merged.update(self._rpr_layers[extra_key])
+        props = RunProps(**{k: v for k, v in merged.items() if k in _RUN_FIELDS})
+        self._run_cache[key] = props
+        return props
+
+    def _layer_key(self, rpr: etree._Element | None) -> tuple[Any, ...]:
+        key = element_key(rpr, RPR_SKIP)
+        if key not in self._rpr_layers:
+            self._rpr_layers[key] = parse_rpr(rpr, self.themes)
+        return key

@@ -1,0 +1,166 @@
+"""Headers and footers: small documents painted in a page's top and bottom margins.
+
+Which story a page shows follows Word: a section names up to three headers and three footers
+(``first``, ``even``, ``default``); one it does not name is inherited from the section before;
+``w:titlePg`` makes the section's first page use ``first``, and ``evenAndOddHeaders`` in the
+settings makes even pages use ``even``. A story is built for one page at a time because its
+PAGE and NUMPAGES fields show that page's numbers; the few distinct (story, numbers) pairs of
+the visible pages are cached.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import TYPE_CHECKING
+
+from lxml import etree
+from PySide6.QtGui import QTextCursor, QTextDocument, QTextOption
+
+from ...docx.stories import story_blocks
+from ...docx.xmlutil import W
+from .builder import BuildContext, Flow, StoryBuilder
+from .images import PageDocument
+from .qformats import TWIPS
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .layout import Page, PagedLayout
+
+_CACHE_SIZE = 48
+
+
+class HeaderFooters:
+    """Builds and caches the header and footer documents of a layout's pages."""
+
+    def __init__(self, layout: PagedLayout) -> None:
+        self.layout = layout
+        self._docs: OrderedDict[tuple[str, str, str, float], QTextDocument] = OrderedDict()
+        self._parts: dict[str, tuple[str, etree._Element, dict[etree._Element, object]] | None] = {}
+        self._inherited: list[dict[str, dict[str, str]]] | None = None
+
+    def _references(self) -> list[dict[str, dict[str, str]]]:
+        """Per section: {"header"|"footer": {type: rId}} with Word's inheritance applied."""
+        if self._inherited is None:
+            inherited: list[dict[str, dict[str, str]]] = []
+            current: dict[str, dict[str, str]] = {"header": {}, "footer": {}}
+            for props in self.layout.sections:
+                current = {
+                    "header": {**current["header"], **props.headers},
+                    "footer": {**current["footer"], **props.footers},
+                }
+                inherited.append(current)
+            self._inherited = inherited
+        return self._inherited
+
+    def story_height(self, section: int, kind: str) -> float:
+        """Height (LU) of the tallest header (or footer) the section shows on its pages.
+
+        Laid out with one-digit page numbers: what matters is how many lines it takes.
+        """
+        props = self.layout.sections[section]
+        refs = self._references()[section][kind]
+        wanted = [refs.get("default")]
+        if props.title_page:
+            wanted.append(refs.get("first"))
+        if self.layout.resolver.settings["even_odd"]:
+            wanted.append(refs.get("even"))
+        width = (props.width - props.left - props.right - props.gutter) * TWIPS
+        tallest = 0.0
+        for rel_id in wanted:
+            if rel_id is None:
+                continue
+            built = self._build(rel_id, width, {"PAGE": "1", "NUMPAGES": "1", "SECTIONPAGES": "1"})
+            if built is not None:
+                tallest = max(tallest, built.size().height())
+        return tallest
+
+    def story(self, page: Page, kind: str) -> str | None:
+        """The relationship id of the header (``kind="header"``) or footer ``page`` shows."""
+        section, first = self.layout.section_of_page(page)
+        props = self.layout.sections[section]
+        refs = self._references()[section][kind]
+        if first and props.title_page:
+            return refs.get("first")
+        number = (
+            self.layout.page_numbers()[page.number] if page.number < len(self.layout.page_numbers()) else ""
+        )
+        if self.layout.resolver.settings["even_odd"] and number.isdigit() and int(number) % 2 == 0:
+            return refs.get("even")
+        return refs.get("default")
+
+    def document(self, page: Page, kind: str) -> QTextDocument | None:
+        """The laid-out header or footer of ``page`` (None when the page has none)."""
+        rel_id = self.story(page, kind)
+        if rel_id is None:
+            return None
+        section, _ = self.layout.section_of_page(page)
+        props = self.layout.sections[section]
+        width = (props.width - props.left - props.right - props.gutter) * TWIPS
+        numbers = self.layout.page_numbers()
+        label = numbers[page.number] if page.number < len(numbers) else str(page.number + 1)
+        total = str(self.layout.page_count())
+        key = (rel_id, label, total, width)
+        cached = self._docs.get(key)
+        if cached is not None:
+            self._docs.move_to_end(key)
+            return cached
+        built = self._build(rel_id, width, {"PAGE": label, "NUMPAGES": total, "SECTIONPAGES": total})
+        if built is None:
+            return None
+        self._docs[key] = built
+        if len(self._docs) > _CACHE_SIZE:
+            self._docs.popitem(last=False)
+        return built
+
+    def _part(self, rel_id: str) -> tuple[str, etree._Element, dict[etree._Element, object]] | None:
+        if rel_id not in self._parts:
+            document = self.layout.document
+            package = document.package
+            found = None
+            for rel in package.relationships(document.main_part):
+                if rel.rel_id == rel_id and not rel.external and package.has_part(rel.target):
+                    root = package.xml(rel.target)
+                    blocks = {b.element: b for b in story_blocks(document, root) if b.element is not None}
+                    found = (rel.target, root, blocks)
+                    break
+            self._parts[rel_id] = found
+        return self._parts[rel_id]
+
+    def _build(self, rel_id: str, width: float, fields: dict[str, str]) -> QTextDocument | None:
+        part = self._part(rel_id)
+        if part is None:
+            return None
+        part_name, root, blocks = part
+        layout = self.layout
+        doc = PageDocument(layout.document.package)
+        doc.setUndoRedoEnabled(False)
+        doc.setUseDesignMetrics(True)
+        option = QTextOption()
+        option.setUseDesignMetrics(True)
+        option.setTabStopDistance(layout.factory.default_tab)
+        doc.setDefaultTextOption(option)
+        doc.setDocumentMargin(0)
+        doc.setTextWidth(width)
+        context = BuildContext(
+            layout.resolver,
+            layout.factory,
+            layout.document.package,
+            part_name,
+            layout.mode,
+            blocks,  # type: ignore[arg-type]
+            width,
+            [],
+            fields,
+        )
+        cursor = QTextCursor(doc)
+        cursor.beginEditBlock()
+        builder = StoryBuilder(context)
+        builder.container(root, cursor, Flow(), None, False)
+        cursor.endEditBlock()
+        doc.records = builder.records  # the painter draws their paragraph borders
+        if not doc.toPlainText().strip() and not _has_objects(root):
+            return None
+        return doc
+
+
+def _has_objects(root: etree._Element) -> bool:
+    return next(root.iter(W + "drawing", W + "pict"), None) is not None

@@ -1,0 +1,104 @@
+"""Word's page-break rules Qt does not know: keep with next, and no lone first line (orphan).
+
+Qt breaks pages line by line. Word also moves a paragraph to the next page when it is marked
+"keep with next" (``w:keepNext``, every heading) and the paragraph after it starts on the next
+page, or when widow/orphan control (``w:widowControl``) would leave its first line alone at the
+foot of a page. After each layout slice :func:`apply_keeps` looks at the paragraphs laid out
+since the last slice and gives such a paragraph a page break before it (for a chain of
+keep-with-next paragraphs, the first of the chain), which Qt then honours.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtGui import QTextCursor, QTextFormat
+
+from .pages import line_top
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .pages import SectionDoc
+    from .records import RenderedBlock
+
+#: Lines within this distance (LU) of the top margin count as "already at the top of a page".
+_AT_TOP = 30.0
+
+
+def _first_line(section_doc: SectionDoc, record: RenderedBlock) -> float | None:
+    document = section_doc.document
+    block = document.findBlock(record.start)
+    return line_top(document.documentLayout(), block, 0) if block.isValid() else None
+
+
+def _last_line(section_doc: SectionDoc, record: RenderedBlock) -> float | None:
+    document = section_doc.document
+    block = document.findBlock(max(record.start, record.end))
+    return line_top(document.documentLayout(), block, -1) if block.isValid() else None
+
+
+def _page(y: float, section_doc: SectionDoc) -> int:
+    return int(y // section_doc.page_height)
+
+
+def _at_page_top(y: float, section_doc: SectionDoc) -> bool:
+    offset = y - _page(y, section_doc) * section_doc.page_height
+    return offset <= section_doc.props.top * 0.5 + _AT_TOP
+
+
+def _break_before(section_doc: SectionDoc, record: RenderedBlock) -> None:
+    block = section_doc.document.findBlock(record.start)
+    fmt = block.blockFormat()
+    fmt.setPageBreakPolicy(fmt.pageBreakPolicy() | QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore)
+    QTextCursor(block).setBlockFormat(fmt)
+
+
+def apply_keeps(section_doc: SectionDoc, first: int) -> int:
+    """Apply keep-with-next and orphan control to records ``first..`` of the document.
+
+    Returns the number of page breaks added (Qt has re-laid the document out after each).
+    """
+    records = section_doc.records
+    height = section_doc.page_height
+    document = section_doc.document
+    doc_layout = document.documentLayout()
+    added = 0
+    for i in range(max(0, first), len(records)):
+        record = records[i]
+        if not (record.keep_next or record.orphan_control):
+            continue
+        block = document.findBlock(record.start)
+        text_layout = block.layout()
+        if text_layout is None or not text_layout.lineCount():
+            continue
+        origin = doc_layout.blockBoundingRect(block).y()
+        top = origin + text_layout.lineAt(0).y()
+        if _at_page_top(top, section_doc):
+            continue
+        page = _page(top, section_doc)
+        target: RenderedBlock | None = None
+        second = origin + text_layout.lineAt(1).y() if text_layout.lineCount() > 1 else None
+        if record.orphan_control and second is not None and _page(second, section_doc) > page:
+            target = record  # its first line alone at the foot of the page
+        if target is None and record.keep_next and i + 1 < len(records):
+            after = _first_line(section_doc, records[i + 1])
+            last = _last_line(section_doc, record)
+            if after is not None and last is not None and int(after // height) > int(last // height):
+                target = _chain_start(section_doc, records, i)
+        if target is not None:
+            start = top if target is record else _first_line(section_doc, target)
+            if start is not None and not _at_page_top(start, section_doc):
+                _break_before(section_doc, target)
+                added += 1
+    return added
+
+
+def _chain_start(section_doc: SectionDoc, records: list[RenderedBlock], i: int) -> RenderedBlock:
+    """The first of the keep-with-next paragraphs ending at ``i`` that share its page."""
+    page = _page(_first_line(section_doc, records[i]) or 0.0, section_doc)
+    j = i
+    while j > 0 and records[j - 1].keep_next:
+        top = _first_line(section_doc, records[j - 1])
+        if top is None or _page(top, section_doc) != page:
+            break
+        j -= 1
+    return records[j]

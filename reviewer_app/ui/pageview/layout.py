@@ -1,0 +1,452 @@
+"""The paged layout of one document in one markup mode: section documents, pages, block map.
+
+A QTextDocument has one page size and one set of margins, so the body is laid out as one
+document per run of sections sharing that geometry (a landscape schedule gets its own), stacked
+with page numbers running on; a section break between sections of the same geometry is a page
+break (or nothing, for a continuous section). Qt then splits paragraphs and tables across pages
+line by line, and page *k* of a section document is the band ``[k·H, (k+1)·H)`` of it.
+
+Building is incremental so the window stays responsive on a 300-page contract:
+:meth:`PagedLayout.step` writes body items for a time budget inside one edit block, lets Qt lay
+them out, and indexes the finished pages; the view calls it from its event loop until
+:attr:`PagedLayout.done`. Renders and tests call :meth:`PagedLayout.build_all`.
+"""
+
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import time
+from typing import Any
+
+from PySide6.QtCore import QRectF, QSizeF
+from PySide6.QtGui import QTextCursor, QTextOption
+
+from ...docx.comments import CommentRecord, comment_records
+from ...docx.numformats import format_number
+from ...docx.reviewer import DocxReviewer
+from ...docx.snapshot import Snapshot
+from ...docx.xmlutil import W
+from .builder import BuildContext, Flow, RenderedBlock, StoryBuilder, split_table, story_items
+from .formatting import FormatResolver, ParaProps
+from .headers import HeaderFooters
+from .images import PageDocument
+from .keeps import apply_keeps
+from .page_index import PageIndex
+from .pages import (
+    SPLIT_PAGES,
+    Page,
+    SectionDoc,
+    SplitMark,
+    clear_page_break,
+    enclosing_table_style,
+    ends_section,
+    hold_full_collections,
+    normalize_mode,
+)
+from .qformats import TWIPS, FormatFactory, make_font
+from .sections import SectionProps, parse_section, section_elements
+from .splitting import FlowSplitter
+
+_P, _PPR, _SECT, _TBL = W + "p", W + "pPr", W + "sectPr", W + "tbl"
+_BLANK_PAGE_PARAGRAPH = ParaProps()
+#: Slice budget (s) once the current document is long enough to be cut (see FlowSplitter).
+_NEAR_CUT_BUDGET = 0.008
+
+
+class PagedLayout(FlowSplitter):
+    """All pages of one document in one markup mode (see the module docstring)."""
+
+    def __init__(self, reviewer: DocxReviewer, mode: str = "all", snapshot: Snapshot | None = None) -> None:
+        self.reviewer = reviewer
+        self.document = reviewer.document
+        self.mode = normalize_mode(mode)
+        self.snapshot = snapshot if snapshot is not None else reviewer.snapshot()
+        self.resolver = FormatResolver(self.document)
+        self.factory = FormatFactory(self.resolver.settings["default_tab"])
+        self.sections = [parse_section(s) for s in section_elements(self.document.body)]
+        self.docs: list[SectionDoc] = []
+        self.by_id: dict[str, RenderedBlock] = {}
+        self.comments: dict[str, CommentRecord] = {c.id: c for c in comment_records(self.document)}
+        blocks = {b.element: b for b in self.snapshot.blocks if b.element is not None}
+        diagnostics = [b for b in self.snapshot.blocks if b.kind == "diagnostic"]
+        first = self.sections[0]
+        self.context = BuildContext(
+            self.resolver,
+            self.factory,
+            self.document.package,
+            self.document.main_part,
+            self.mode,
+            blocks,
+            (first.width - first.left - first.right - first.gutter) * TWIPS,
+            diagnostics,
+        )
+        self.builder = StoryBuilder(self.context)
+        self.index = PageIndex(self)
+        self.headers = HeaderFooters(self)
+        self._items: list[Any] = []
+        for item in story_items(self.document.body):
+            self._items.extend(split_table(item, self.mode) if item.tag == _TBL else [item])
+        self._next = 0
+        self._section = 0
+        self._section_pending = True
+        self._flow = Flow()
+        self._pages_cache: list[Page] | None = None
+        #: Qt layout time per unit of writing time, learned slice by slice (see :meth:`step`)
+        self._qt_ratio = 1.0
+        self._strip_break = False
+        self._quiet_gc = False
+        self._markup = False  # see has_markup
+        self._kept: dict[int, int] = {}  # per document: first record keep rules still have to check
+        self.last_step = (0.0, 0.0)
+        self._numbers: list[str] | None = None
+        self.done = not self._items
+        if self.done:
+            self._new_doc(self._effective(0))
+
+    # ------------------------------------------------------------------ building
+    def _new_doc(self, props: SectionProps) -> SectionDoc:
+        doc = PageDocument(self.document.package)
+        doc.setUndoRedoEnabled(False)
+        doc.setUseDesignMetrics(True)
+        option = QTextOption()
+        option.setUseDesignMetrics(True)
+        option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        option.setTabStopDistance(self.factory.default_tab)
+        doc.setDefaultTextOption(option)
+        doc.setDefaultFont(make_font("Calibri", 11, self.factory.scale))
+        doc.setPageSize(QSizeF(props.width * TWIPS, props.height * TWIPS))
+        frame = doc.rootFrame().frameFormat()
+        frame.setTopMargin(props.top * TWIPS)
+        frame.setBottomMargin(props.bottom * TWIPS)
+        frame.setLeftMargin((props.left + props.gutter) * TWIPS)
+        frame.setRightMargin(props.right * TWIPS)
+        frame.setBorder(0)
+        frame.setPadding(0)
+        doc.rootFrame().setFrameFormat(frame)
+        section_doc = SectionDoc(doc, props, QTextCursor(doc))
+        self.docs.append(section_doc)
+        self.builder.doc_index = len(self.docs) - 1
+        self.context.content_width = (props.width - props.left - props.right - props.gutter) * TWIPS
+        self._flow = Flow()
+        return section_doc
+
+    def step(self, budget: float = 0.03) -> bool:
+        """Write and lay out body items for about ``budget`` seconds; True once everything is laid out.
+
+        Qt lays out what was written when the edit block closes, after the items are written;
+        that part of the slice is predicted from the slices before (tables cost Qt far more per
+        item than paragraphs), so writing stops early enough for the whole slice to fit.
+        """
+        if self.done:
+            return True
+        if not self._quiet_gc:
+            hold_full_collections(True)
+            self._quiet_gc = True
+        start = time.perf_counter()
+        current = self.docs[-1] if self.docs else None
+        if current is not None and current.page_count() >= SPLIT_PAGES - 1:
+            # a cut is near: write little, since what follows the cut is written again
+            budget = min(budget, _NEAR_CUT_BUDGET)
+        deadline = start + budget / (1.0 + self._qt_ratio)
+        if current is not None:
+            current.cursor.beginEditBlock()
+        touched: set[int] = set()
+        marks: list[SplitMark] = []
+        items = self._items
+        while self._next < len(items):
+            if self._section_pending:
+                current = self._start_section(current)
+            assert current is not None
+            touched.add(len(self.docs) - 1)
+            el = items[self._next]
+            if el.tag == _P and self._cuttable(current):
+                marks.append(self._mark(current))
+            self._next += 1
+            following = items[self._next] if self._next < len(items) else None
+            before = len(self.builder.records)
+            self.builder.item(el, current.cursor, self._flow, following)
+            if self._strip_break:
+                clear_page_break(current.document)
+                self._strip_break = False
+            self._register(current, before)
+            if el.tag == _P and ends_section(el):
+                self._section = min(self._section + 1, len(self.sections) - 1)
+                self._section_pending = True
+            if time.perf_counter() > deadline:
+                break
+        written = time.perf_counter()
+        if current is not None:
+            current.cursor.endEditBlock()
+        self.done = self._next >= len(items)
+        self._pages_cache = None
+        self._numbers = None
+        for doc_index in sorted(touched):
+            self.docs[doc_index].page_count()  # let Qt lay out what was written
+            section_doc = self.docs[doc_index]
+            # the last record may still be followed by the next slice's first: check it again then
+            first = max(0, min(self._kept.get(doc_index, 0), len(section_doc.records) - 1))
+            apply_keeps(section_doc, first)
+            self._kept[doc_index] = max(0, len(section_doc.records) - 1)
+        if marks and not self.done:
+            self._split(marks)
+        laid_out = time.perf_counter()
+        for doc_index in sorted(touched):
+            self.index.extend(doc_index, final=self.done or doc_index < len(self.docs) - 1)
+        build = max(1e-4, written - start)
+        ratio = (time.perf_counter() - written) / build
+        self._qt_ratio = 0.5 * self._qt_ratio + 0.5 * min(ratio, 20.0)
+        self.last_step = (build, laid_out - written)
+        if self.done:
+            self.close()
+        return self.done
+
+    def close(self) -> None:
+        """Stop holding back Python's full garbage collections (the layout is done or dropped)."""
+        if self._quiet_gc:
+            self._quiet_gc = False
+            hold_full_collections(False)
+
+    def __del__(self) -> None:
+        self.close()
+
+    def _start_section(self, current: SectionDoc | None) -> SectionDoc:
+        props = self._effective(self._section)
+        # a continuous section shares its page with the one before (Word keeps that page's margins)
+        same_paper = current is not None and (props.width, props.height) == (
+            current.props.width,
+            current.props.height,
+        )
+        continuous = props.kind == "continuous" and same_paper
+        new_doc = current is None or (props.geometry != current.props.geometry and not continuous)
+        if new_doc:
+            if current is not None:
+                current.cursor.endEditBlock()
+            current = self._new_doc(props)
+            current.cursor.beginEditBlock()
+        elif not continuous:
+            self._flow.page_break = True
+        if props.kind in ("oddPage", "evenPage") and self._needs_blank_page(current, props.kind, new_doc):
+            # Word leaves a blank page so the section starts on an odd (even) page number
+            if not self._flow.fresh:
+                current.cursor.insertBlock()
+            self._flow.fresh = False
+            current.cursor.setBlockFormat(
+                self.factory.block(_BLANK_PAGE_PARAGRAPH, 0, 0, self._flow.page_break)
+            )
+            self._flow.page_break = True
+        position = current.cursor.position() if self._flow.fresh else current.cursor.position() + 1
+        current.sections.append((position, self._section))
+        self._section_pending = False
+        return current
+
+    def _needs_blank_page(self, current: SectionDoc, kind: str, new_doc: bool) -> bool:
+        current.cursor.endEditBlock()  # let Qt lay out what is there to count its pages
+        before = self.first_page_of_doc(len(self.docs) - 1)
+        if not new_doc and current.records:
+            before += current.page_count()
+        current.cursor.beginEditBlock()
+        number = before + 1  # the number of the page the section would start on
+        return (kind == "oddPage") == (number % 2 == 0)
+
+    def _effective(self, section: int) -> SectionProps:
+        """The section's page with its margins grown to fit a taller header or footer, as Word does."""
+        props = self.sections[section]
+        top, bottom = props.top, props.bottom
+        if not props.exact_top:
+            height = self.headers.story_height(section, "header")
+            if height:
+                top = max(top, props.header + round(height / TWIPS))
+        if not props.exact_bottom:
+            height = self.headers.story_height(section, "footer")
+            if height:
+                bottom = max(bottom, props.footer + round(height / TWIPS))
+        if (top, bottom) == (props.top, props.bottom):
+            return props
+        return dataclasses.replace(props, top=top, bottom=bottom)
+
+    def _register(self, current: SectionDoc, before: int) -> None:
+        for record in self.builder.records[before:]:
+            current.records.append(record)
+            current.starts.append(record.start)
+            if record.block_id is not None:
+                self.by_id[record.block_id] = record
+            if record.changed or record.comments:
+                self._markup = True
+
+    def build_all(self) -> PagedLayout:
+        """Lay out the whole document now (renders, tests, and the CLI)."""
+        while not self.step(1.0):
+            pass
+        return self
+
+    # ------------------------------------------------------------------ pages
+    def pages(self) -> list[Page]:
+        """Every page laid out so far, in order."""
+        if self._pages_cache is None:
+            pages: list[Page] = []
+            for doc_index, section_doc in enumerate(self.docs):
+                for i in range(section_doc.page_count()):
+                    pages.append(
+                        Page(len(pages), doc_index, i, section_doc.page_width, section_doc.page_height)
+                    )
+            self._pages_cache = pages
+        return self._pages_cache
+
+    def page_count(self) -> int:
+        """Pages laid out so far (the final count once :attr:`done`)."""
+        return len(self.pages())
+
+    def first_page_of_doc(self, doc_index: int) -> int:
+        """Global number of the first page of section document ``doc_index``."""
+        return sum(d.page_count() for d in self.docs[:doc_index])
+
+    def section_of_page(self, page: Page) -> tuple[int, bool]:
+        """(section index, is the section's first page) for ``page``: which headers it shows."""
+        section_doc = self.docs[page.doc_index]
+        if section_doc.carried is not None:
+            found, first = section_doc.carried, False
+        else:
+            found, first = section_doc.sections[0][1] if section_doc.sections else 0, page.index_in_doc == 0
+        for position, section in section_doc.sections:
+            start_page = self.page_of_position(page.doc_index, position)
+            if self.sections[section].kind == "continuous" and start_page > 0:
+                start_page += 1
+            if start_page <= page.index_in_doc:
+                found, first = section, start_page == page.index_in_doc
+        return found, first
+
+    def page_of_position(self, doc_index: int, position: int) -> int:
+        """Page (within its document) of the line holding ``position``."""
+        section_doc = self.docs[doc_index]
+        document = section_doc.document
+        block = document.findBlock(position)
+        if not block.isValid():
+            return 0
+        rect = document.documentLayout().blockBoundingRect(block)
+        text_layout = block.layout()
+        y = rect.y()
+        if text_layout is not None and text_layout.lineCount():
+            line = text_layout.lineForTextPosition(max(0, position - block.position()))
+            if line.isValid():
+                y = rect.y() + line.y() + line.height() / 2
+        return max(0, int(y // section_doc.page_height))
+
+    def page_numbers(self) -> list[str]:
+        """The number each page shows in a PAGE field (section restarts and formats applied)."""
+        if self._numbers is None:
+            numbers: list[str] = []
+            value = 0
+            for page in self.pages():
+                section, first = self.section_of_page(page)
+                props = self.sections[section]
+                value = props.page_start if first and props.page_start is not None else value + 1
+                numbers.append(format_number(value, props.page_format) if props.page_format else str(value))
+            self._numbers = numbers
+        return self._numbers
+
+    # ------------------------------------------------------------------ blocks
+    def record_at(self, doc_index: int, position: int) -> RenderedBlock | None:
+        """The rendered paragraph whose range holds ``position`` in document ``doc_index``."""
+        section_doc = self.docs[doc_index]
+        i = bisect.bisect_right(section_doc.starts, position) - 1
+        if i < 0:
+            return None
+        record = section_doc.records[i]
+        return record if record.start <= position <= record.end else None
+
+    def block_rect(self, block_id: str) -> tuple[int, QRectF] | None:
+        """(document index, rectangle in LU) of a block's first line of clean text."""
+        record = self.by_id.get(block_id)
+        if record is None:
+            return None
+        document = self.docs[record.doc_index].document
+        position = record.start + (record.spans[0][0] if record.spans else 0)
+        block = document.findBlock(position)
+        rect = document.documentLayout().blockBoundingRect(block)
+        text_layout = block.layout()
+        if text_layout is not None and text_layout.lineCount():
+            lines = text_layout.boundingRect()  # lines pushed to the next page sit below the origin
+            rect = QRectF(rect.x(), rect.y() + lines.y(), rect.width(), lines.height())
+        return record.doc_index, rect
+
+    def has_markup(self) -> bool:
+        """True when the margin column has something to show (changes or comments).
+
+        Asked for every page on every paint, so it is kept up to date as records arrive
+        rather than computed by walking them.
+        """
+        return self.mode == "all" and self._markup
+
+    def rerender_block(self, block_id: str, snapshot: Snapshot | None = None) -> bool:
+        """Rebuild one paragraph in place after an edit (its text or changes, not its structure).
+
+        The paragraph keeps its block format (spacing, page break); later blocks of the same
+        document shift by the length difference. The page index is rebuilt when next read.
+        """
+        record = self.by_id.get(block_id)
+        if record is None or record.element is None:
+            return False
+        element = record.element
+        if snapshot is not None:
+            block = snapshot.block(block_id)
+            if block is None or block.element is None:
+                return False
+            element = block.element
+            self.context.blocks[element] = block
+        elif element.getparent() is None:
+            return False  # the paragraph left the document: its structure changed
+        section_doc = self.docs[record.doc_index]
+        document = section_doc.document
+        cursor = QTextCursor(document)
+        first = document.findBlock(record.start)
+        cursor.setPosition(first.position())
+        cursor.setPosition(record.end, QTextCursor.MoveMode.KeepAnchor)
+        fixed = first.blockFormat()
+        old_length = record.end - first.position()
+        cursor.beginEditBlock()
+        cursor.removeSelectedText()
+        cursor.setBlockFormat(fixed)
+        builder = StoryBuilder(self.context, record.doc_index)
+        in_table = cursor.currentTable() is not None
+        following = element.getnext()
+        rebuilt = builder.paragraph(
+            element, cursor, Flow(fresh=True), following, enclosing_table_style(element), in_table, fixed
+        )
+        cursor.endEditBlock()
+        if rebuilt is None:
+            return False
+        delta = (rebuilt.end - first.position()) - old_length
+        i = bisect.bisect_left(section_doc.starts, record.start)
+        while section_doc.records[i] is not record:
+            i += 1
+        section_doc.records[i] = rebuilt
+        self.by_id[block_id] = rebuilt
+        self._markup = self._markup or rebuilt.changed or bool(rebuilt.comments)
+        if delta:
+            starts = section_doc.starts
+            for j in range(i + 1, len(section_doc.records)):
+                later = section_doc.records[j]
+                later.start += delta
+                later.end += delta
+                starts[j] += delta
+        self._pages_cache = None
+        self._numbers = None
+        self.index.invalidate()
+        return True
+
+    def comment(self, comment_id: str) -> CommentRecord | None:
+        """The comment with ``comment_id`` (None when the document has no such comment)."""
+        return self.comments.get(comment_id)
+
+    def thread(self, comment_id: str) -> list[CommentRecord]:
+        """The thread holding ``comment_id``: its root comment, then the replies (Word threads are flat)."""
+        root = self.comments.get(comment_id)
+        if root is None:
+            return []
+        root = self.comments.get(root.thread_id, root)
+        return [root] + [c for c in self.comments.values() if c.is_reply and c.thread_id == root.id]
+
+    def stats(self) -> dict[str, Any]:
+        """Figures for logs and benchmarks."""
+        return {"pages": self.page_count(), "documents": len(self.docs), "blocks": len(self.by_id)}

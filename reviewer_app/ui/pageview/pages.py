@@ -1,0 +1,185 @@
+"""Section documents and pages: what a paged layout is made of, and the helpers it shares.
+
+A :class:`SectionDoc` is one QTextDocument with one page geometry; a :class:`Page` is one band
+of it. The page index, the painter and the view address pages through these.
+"""
+
+from __future__ import annotations
+
+import gc
+from dataclasses import dataclass, field
+from typing import Any
+
+from lxml import etree
+from PySide6.QtGui import QTextCursor, QTextDocument, QTextFormat
+
+from ...docx.xmlutil import W
+from .qformats import TWIPS
+from .records import MODES, RenderedBlock
+from .sections import SectionProps
+
+_PPR, _SECT = W + "pPr", W + "sectPr"
+#: Markup-mode names the view accepts besides the canonical ``all``/``none``/``original``.
+MODE_ALIASES = {
+    "all": "all",
+    "all markup": "all",
+    "simple": "all",
+    "none": "none",
+    "no markup": "none",
+    "accepted": "none",
+    "original": "original",
+    "rejected": "original",
+}
+
+
+def normalize_mode(mode: str) -> str:
+    """``"All markup"`` → ``all``; raises ValueError for an unknown mode."""
+    key = mode.strip().lower()
+    if key not in MODE_ALIASES:
+        raise ValueError(f"unknown markup mode {mode!r}; expected one of {', '.join(MODES)}")
+    return MODE_ALIASES[key]
+
+
+@dataclass(slots=True, eq=False)
+class SectionDoc:
+    """One QTextDocument and the sections laid out in it (``(position, section index)`` in order)."""
+
+    document: QTextDocument
+    props: SectionProps
+    cursor: QTextCursor
+    sections: list[tuple[int, int]] = field(default_factory=list)
+    records: list[RenderedBlock] = field(default_factory=list)
+    starts: list[int] = field(default_factory=list)
+    #: the section this document continues from the one before (a split at a page top), if any
+    carried: int | None = None
+    #: (document revision, page count): counting walks Qt's layout, so it is done once per edit
+    _counted: tuple[int, int] | None = None
+
+    @property
+    def page_width(self) -> float:
+        return self.props.width * TWIPS
+
+    @property
+    def page_height(self) -> float:
+        return self.props.height * TWIPS
+
+    def page_count(self) -> int:
+        """Pages holding laid-out content (forces Qt to finish laying out what has been written).
+
+        Counted from the last line rather than Qt's document height, which also holds the last
+        paragraph's space after and the bottom margin: a document ending at the foot of a page
+        would otherwise get an empty page more than the same content in one flow.
+        """
+        revision = self.document.revision()
+        if self._counted is not None and self._counted[0] == revision:
+            return self._counted[1]
+        count = self._count_pages()
+        self._counted = (revision, count)
+        return count
+
+    def _count_pages(self) -> int:
+        qt_pages = max(1, self.document.pageCount())
+        block = self.document.lastBlock()
+        doc_layout = self.document.documentLayout()
+        while block.isValid():
+            text_layout = block.layout()
+            if text_layout is not None and text_layout.lineCount():
+                line = text_layout.lineAt(text_layout.lineCount() - 1)
+                rect = doc_layout.blockBoundingRect(block)
+                bottom = rect.y() + line.y() + line.height()
+                return max(1, min(qt_pages, int((bottom - 1) // self.page_height) + 1))
+            block = block.previous()
+        return qt_pages
+
+
+@dataclass(slots=True)
+class SplitMark:
+    """Where a paragraph item of the current slice starts, to cut the flow there (see ``_split``)."""
+
+    item: int
+    position: int
+    records: int
+    doc_records: int
+    state: tuple[list[bool], set[str], list[list[Any]]]
+    prev_style: str | None
+
+
+#: A document is split only once it has this many pages (and at a page top after them) ...
+SPLIT_PAGES = 10
+#: ... and only when it is long enough for Qt's re-layouts to matter.
+SPLIT_MIN_CHARS = 20000
+#: How far below the top margin a page's first line may sit (spacing Qt kept) to be a cut.
+SPLIT_SLACK = 150.0
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """Page ``number`` (0-based, global): which document band it is and its size in LU."""
+
+    number: int
+    doc_index: int
+    index_in_doc: int
+    width: float
+    height: float
+
+    @property
+    def top(self) -> float:
+        """Where this page's band starts in its section document (LU)."""
+        return self.index_in_doc * self.height
+
+
+def line_top(doc_layout: Any, block: Any, index: int) -> float | None:
+    """Document y of a block's first (``0``) or last (``-1``) line."""
+    text_layout = block.layout()
+    count = text_layout.lineCount() if text_layout is not None else 0
+    if not count:
+        return None
+    rect = doc_layout.blockBoundingRect(block)
+    line = text_layout.lineAt(0 if index == 0 else count - 1)
+    return rect.y() + line.y()
+
+
+_held: list[tuple[int, int, int]] = []
+
+
+def hold_full_collections(hold: bool) -> None:
+    """Hold back Python's full (generation 2) collections while layouts are being built.
+
+    A full collection walks every object of a large open document and pauses for ~100 ms,
+    long enough to freeze the window between two layout slices; young collections still run.
+    Nested holds (two layouts at once) restore the thresholds when the last one ends.
+    """
+    if hold:
+        if not _held:
+            threshold = gc.get_threshold()
+            gc.set_threshold(threshold[0], threshold[1], 1_000_000)
+            _held.append(threshold)
+        else:
+            _held.append(_held[-1])
+    elif _held:
+        threshold = _held.pop()
+        if not _held:
+            gc.set_threshold(*threshold)
+
+
+def clear_page_break(document: QTextDocument) -> None:
+    """Drop a page-break-before from the document's first block (it already starts a page)."""
+    block = document.begin()
+    fmt = block.blockFormat()
+    if fmt.pageBreakPolicy() & QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore:
+        fmt.setPageBreakPolicy(QTextFormat.PageBreakFlag.PageBreak_Auto)
+        QTextCursor(block).setBlockFormat(fmt)
+
+
+def ends_section(p: etree._Element) -> bool:
+    ppr = p[0] if len(p) and p[0].tag == _PPR else p.find(_PPR)
+    return ppr is not None and ppr.find(_SECT) is not None
+
+
+def enclosing_table_style(p: etree._Element) -> str | None:
+    tbl = next(p.iterancestors(W + "tbl"), None)
+    if tbl is None:
+        return None
+    tblpr = tbl.find(W + "tblPr")
+    style = tblpr.find(W + "tblStyle") if tblpr is not None else None
+    return style.get(W + "val") if style is not None else None

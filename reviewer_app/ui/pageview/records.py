@@ -1,0 +1,136 @@
+"""What the builder leaves behind: rendered paragraphs, the flow between them, the build context.
+
+Kept apart from :mod:`.builder` so the layout, page index and painter can use the records
+without the writing code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from lxml import etree
+from PySide6.QtGui import QTextTable
+
+from ...docx.blocks import Block
+from ...docx.package import Package
+from ...docx.xmlutil import MC, W
+from .formatting import Border, FormatResolver
+from .qformats import FormatFactory
+
+MODES = ("all", "none", "original")
+_P, _TBL, _ALT_CHUNK = W + "p", W + "tbl", W + "altChunk"
+_WRAPPERS = frozenset(W + t for t in ("customXml", "ins", "del", "moveTo", "moveFrom"))
+
+
+@dataclass(slots=True, eq=False)
+class RenderedBlock:
+    """One Word paragraph as laid out: its document, position range and clean-text spans.
+
+    ``spans`` are ``(offset, length, clean)``: the characters at ``start + offset`` are clean
+    text, read one for one (``clean`` None) or standing for ``clean`` as a whole (a note marker).
+    ``comments`` are ``(comment id, offset)`` anchors; ``moves`` ``(from, to, kind)`` offset
+    ranges the painter doubles. Offsets are relative to :attr:`start` so that shifting a block
+    after an earlier edit is cheap; the ``abs_*`` methods give document positions.
+    """
+
+    block_id: str | None
+    doc_index: int
+    start: int
+    end: int
+    element: etree._Element | None = None
+    spans: list[tuple[int, int, str | None]] = field(default_factory=list)
+    changed: bool = False
+    change_author: str | None = None
+    format_change: bool = False
+    comments: list[tuple[str, int]] = field(default_factory=list)
+    moves: list[tuple[int, int, str]] = field(default_factory=list)
+    borders: tuple[tuple[str, Border], ...] = ()
+    #: tab leader kind (``dot``, ``hyphen``, ``underscore``, ``middleDot``) when a stop has one
+    leader: str | None = None
+    #: a body paragraph (not in a table) asking to stay on the page of the next one / to
+    #: keep a lone first line off the foot of a page (Word's keepNext, widowControl)
+    keep_next: bool = False
+    orphan_control: bool = False
+
+    def shift(self, delta: int) -> None:
+        """Move the block by ``delta`` (an earlier block of the same document changed length).
+
+        Spans, anchors and moves are kept relative to :attr:`start`, so this is two additions.
+        """
+        self.start += delta
+        self.end += delta
+
+    def abs_spans(self) -> list[tuple[int, int, str | None]]:
+        """:attr:`spans` with document positions."""
+        start = self.start
+        return [(start + offset, length, clean) for offset, length, clean in self.spans]
+
+    def abs_comments(self) -> list[tuple[str, int]]:
+        """:attr:`comments` with document positions."""
+        return [(comment_id, self.start + offset) for comment_id, offset in self.comments]
+
+    def abs_moves(self) -> list[tuple[int, int, str]]:
+        """:attr:`moves` with document positions."""
+        return [(self.start + a, self.start + b, kind) for a, b, kind in self.moves]
+
+
+@dataclass(slots=True)
+class Flow:
+    """What one paragraph needs to know about the one before it in the same container."""
+
+    fresh: bool = True
+    prev_style: str | None = None
+    page_break: bool = False
+    #: space after the previous paragraph (twips): Qt ignores a block's margin next to a table,
+    #: so a table takes the paragraph's spacing as its own margin
+    prev_after: int = 0
+    last_table: QTextTable | None = None
+    #: the container is shaded dark: text in the automatic colour is drawn white, as in Word
+    dark: bool = False
+
+
+@dataclass(slots=True)
+class BuildContext:
+    """Everything a story builder reads from (one per layout, shared by body and headers)."""
+
+    resolver: FormatResolver
+    factory: FormatFactory
+    package: Package
+    part_name: str
+    mode: str
+    blocks: dict[etree._Element, Block]
+    content_width: float
+    diagnostics: list[Block] = field(default_factory=list)
+    page_fields: dict[str, str] | None = None
+
+
+def story_items(parent: etree._Element) -> Iterator[etree._Element]:
+    """Paragraphs, tables and altChunks of a container, through sdt/customXml/revision wrappers."""
+    for child in parent:
+        tag = child.tag
+        if tag in (_P, _TBL, _ALT_CHUNK):
+            yield child
+        elif tag == W + "sdt":
+            content = child.find(W + "sdtContent")
+            if content is not None:
+                yield from story_items(content)
+        elif tag in _WRAPPERS:
+            yield from story_items(child)
+        elif tag == MC + "AlternateContent":
+            chosen = child.find(MC + "Choice")
+            if chosen is None:
+                chosen = child.find(MC + "Fallback")
+            if chosen is not None:
+                yield from story_items(chosen)
+
+
+def shown_label(block: Block | None) -> str | None:
+    """The list number a reader sees (an unnumbered heading's ``displayLabel`` is its style id)."""
+    if block is None or not block.display_label:
+        return None
+    if block.kind == "listItem":
+        return block.display_label
+    if block.kind == "heading" and block.list_reference is not None and block.display_label != block.style_id:
+        return block.display_label
+    return None

@@ -1,0 +1,307 @@
+"""One paragraph as the page view paints it: ordered segments of text, insertions, deletions...
+
+The engine's clean-text walker (:class:`~reviewer_app.docx.text.TextWalk`) decides what a reader
+sees once changes are accepted; this subclass follows the same rules (hidden runs, field
+instructions, note markers, symbols) and additionally keeps what the page shows around that
+text: deleted runs, drawings, page breaks, comment ranges, the run each piece came from (for its
+formatting) and the revision it belongs to (for the author colour). Joining the ``clean`` of the
+segments gives the block's clean text exactly, which is how :class:`.page_index.PageIndex`
+turns laid-out lines back into the text the agent reads.
+"""
+
+from __future__ import annotations
+
+from lxml import etree
+
+from ...docx.numformats import format_number
+from ...docx.text import FieldState, NoteNumbers, TextWalk, symbol_text
+from ...docx.xmlutil import MC, W, is_on
+
+_R, _T, _BR, _SYM, _RPR = W + "r", W + "t", W + "br", W + "sym", W + "rPr"
+_FLD_CHAR, _INSTR, _FLD_SIMPLE = W + "fldChar", W + "instrText", W + "fldSimple"
+_VANISH, _SPEC_VANISH, _TYPE = W + "vanish", W + "specVanish", W + "type"
+_NOTE_REFS = (W + "footnoteReference", W + "endnoteReference")
+_OBJECTS = frozenset((W + "drawing", W + "pict", W + "object"))
+_ALTERNATE, _CHOICE, _FALLBACK = MC + "AlternateContent", MC + "Choice", MC + "Fallback"
+_RANGE_START, _RANGE_END, _COMMENT_REF = (
+    W + "commentRangeStart",
+    W + "commentRangeEnd",
+    W + "commentReference",
+)
+_RPR_CHANGE, _PPR, _PPR_CHANGE = W + "rPrChange", W + "pPr", W + "pPrChange"
+_CHARS = {
+    W + "tab": "\t",
+    W + "ptab": "\t",
+    W + "cr": "\n",
+    W + "noBreakHyphen": "\u2011",
+    W + "softHyphen": "\u00ad",
+}
+_DELETED_PARTS = (W + "fldChar", W + "delText", W + "t", W + "tab", _RANGE_START, _RANGE_END, _COMMENT_REF)
+_MOVES = frozenset((W + "moveTo", W + "moveFrom"))
+#: Fields whose result the page view recomputes per page (in headers and footers).
+PAGE_FIELDS = ("NUMPAGES", "SECTIONPAGES", "PAGE")
+_NO_COMMENTS: frozenset[str] = frozenset()
+
+
+class Segment:
+    """A stretch of one paragraph with one role.
+
+    ``kind``: ``text``/``insert`` (clean text), ``delete`` (deleted text), ``note`` (a note
+    reference: shows ``text``, reads ``clean``), ``object`` (drawing, ``element`` set), ``break``
+    (a page break), ``field`` (a PAGE/NUMPAGES result; ``text`` names the field).
+    ``clean`` is the clean text this segment contributes (empty for deletions and objects).
+    """
+
+    __slots__ = ("kind", "text", "clean", "run", "revision", "comments", "element")
+
+    def __init__(
+        self,
+        kind: str,
+        text: str,
+        clean: str,
+        run: etree._Element | None,
+        revision: etree._Element | None = None,
+        comments: frozenset[str] = _NO_COMMENTS,
+        element: etree._Element | None = None,
+    ) -> None:
+        self.kind = kind
+        self.text = text
+        self.clean = clean
+        self.run = run
+        self.revision = revision
+        self.comments = comments
+        self.element = element
+
+    @property
+    def is_move(self) -> bool:
+        """True for the two halves of a tracked move (drawn doubled, not single)."""
+        return self.revision is not None and self.revision.tag in _MOVES
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        return f"Segment({self.kind!r}, {self.text!r})"
+
+
+class StoryState:
+    """What runs on from paragraph to paragraph of one story: open fields and comment ranges."""
+
+    __slots__ = ("fields", "open_comments", "codes")
+
+    def __init__(self) -> None:
+        self.fields = FieldState()
+        self.open_comments: set[str] = set()
+        self.codes: list[list[str]] = []  # per open complex field: [instruction, emitted flag]
+
+
+class ParagraphSegments(TextWalk):
+    """Walks one ``w:p`` into :class:`Segment` objects (see module docstring)."""
+
+    __slots__ = ("segments", "state", "anchors", "format_change", "page_fields", "_comments", "_simple")
+
+    def __init__(self, state: StoryState, notes: NoteNumbers, page_fields: bool = False) -> None:
+        super().__init__(state.fields, notes, collect=False)
+        self.segments: list[Segment] = []
+        self.state = state
+        #: (comment id, segment index) where a comment's range ends or its reference sits
+        self.anchors: list[tuple[str, int]] = []
+        self.format_change = False
+        self.page_fields = page_fields
+        self._comments = frozenset(state.open_comments)
+        self._simple: set[int] = set()
+
+    # -- clean text (called by the base walker's rules) ---------------------------------------
+    def emit(self, text: str, element: etree._Element, run: etree._Element | None, kind: str) -> None:
+        super().emit(text, element, run, kind)
+        if self.page_fields and self._page_field(run):
+            return
+        if kind == "note":
+            self.segments.append(Segment("note", _note_label(text), text, run, self.revision, self._comments))
+            return
+        shown = "\u2028" if text == "\n" else text
+        seg_kind = "text" if self.revision is None else "insert"
+        last = self.segments[-1] if self.segments else None
+        if (
+            last is not None
+            and last.kind == seg_kind
+            and last.run is run
+            and last.revision is self.revision
+            and last.comments is self._comments
+            and element.tag != _SYM
+        ):
+            last.text += shown
+            last.clean += text
+        else:
+            seg = Segment(seg_kind, shown, text, run, self.revision, self._comments)
+            if element.tag == _SYM:
+                seg.element = element
+            self.segments.append(seg)
+
+    def _page_field(self, run: etree._Element | None) -> bool:
+        """In a header/footer, replace a PAGE/NUMPAGES result by a field segment (once per field)."""
+        codes = self.state.codes
+        name = None
+        if codes and not codes[-1][1]:
+            name = _page_field_name(codes[-1][0])
+            if name:
+                codes[-1][1] = True
+        elif codes and codes[-1][1] and _page_field_name(codes[-1][0]):
+            return True
+        parent = run.getparent() if run is not None else None
+        if name is None and parent is not None and parent.tag == _FLD_SIMPLE:
+            simple = _page_field_name(parent.get(W + "instr") or "")
+            if simple:
+                if id(parent) in self._simple:
+                    return True
+                self._simple.add(id(parent))
+                name = simple
+        if name is None:
+            return False
+        self.segments.append(Segment("field", name, "", run, None, self._comments))
+        return True
+
+    # -- markup clean text ignores -------------------------------------------------------------
+    def other(self, child: etree._Element) -> None:
+        tag = child.tag
+        if tag == _RANGE_START:
+            self._open(child.get(W + "id"))
+        elif tag == _RANGE_END:
+            self._close(child.get(W + "id"))
+        elif tag == _PPR and child.find(_PPR_CHANGE) is not None:
+            self.format_change = True
+
+    def _open(self, comment_id: str | None) -> None:
+        if comment_id is not None and comment_id not in self.state.open_comments:
+            self.state.open_comments.add(comment_id)
+            self._comments = frozenset(self.state.open_comments)
+
+    def _close(self, comment_id: str | None) -> None:
+        if comment_id is None:
+            return
+        if comment_id in self.state.open_comments:
+            self.state.open_comments.discard(comment_id)
+            self._comments = frozenset(self.state.open_comments)
+        self.anchors.append((comment_id, len(self.segments)))
+
+    def field_char(self, el: etree._Element) -> None:
+        kind = el.get(W + "fldCharType")
+        if kind == "begin":
+            self.state.codes.append(["", False])
+        elif kind == "end" and self.state.codes:
+            self.state.codes.pop()
+        super().field_char(el)
+
+    def run(self, run: etree._Element) -> None:
+        """The base walker's run rules, plus drawings, page breaks and instruction text."""
+        rpr = run.find(_RPR)
+        hidden = False
+        if rpr is not None:
+            hidden = is_on(rpr.find(_VANISH)) or is_on(rpr.find(_SPEC_VANISH))
+            if rpr.find(_RPR_CHANGE) is not None:
+                self.format_change = True
+        stack = self.fields.stack
+        for child in run:
+            tag = child.tag
+            if tag == _FLD_CHAR:
+                self.field_char(child)
+                continue
+            if tag == _INSTR and stack and stack[-1] and self.state.codes:
+                self.state.codes[-1][0] += child.text or ""
+                continue
+            if tag == _COMMENT_REF:
+                self._reference(child)
+                continue
+            if hidden or (stack and True in stack):
+                continue
+            if tag == _T:
+                if child.text:
+                    self.emit(child.text, child, run, "text")
+            elif tag in _CHARS:
+                self.emit(_CHARS[tag], child, run, "char")
+            elif tag == _BR:
+                kind = child.get(_TYPE)
+                if kind == "page":
+                    self.segments.append(Segment("break", "", "", run))
+                elif kind != "column":
+                    self.emit("\n", child, run, "char")
+            elif tag == _SYM:
+                self.emit(symbol_text(child), child, run, "char")
+            elif tag in _NOTE_REFS:
+                self.note(child, run)
+            elif tag in _OBJECTS:
+                self.segments.append(Segment("object", "", "", run, self.revision, self._comments, child))
+            elif tag == _ALTERNATE:
+                chosen = _alternate_object(child)
+                if chosen is not None:
+                    self.segments.append(
+                        Segment("object", "", "", run, self.revision, self._comments, chosen)
+                    )
+
+    def _reference(self, ref: etree._Element) -> None:
+        comment_id = ref.get(W + "id")
+        if comment_id is not None and not any(c == comment_id for c, _ in self.anchors):
+            self.anchors.append((comment_id, len(self.segments)))
+
+    def removed(self, parent: etree._Element) -> None:
+        """Deleted runs become ``delete`` segments; their field characters still count."""
+        for el in parent.iter(*_DELETED_PARTS):
+            tag = el.tag
+            if tag == _FLD_CHAR:
+                self.field_char(el)
+            elif tag == _RANGE_START:
+                self._open(el.get(W + "id"))
+            elif tag == _RANGE_END:
+                self._close(el.get(W + "id"))
+            elif tag == _COMMENT_REF:
+                self._reference(el)
+            elif not self.fields.in_instruction:
+                run = el.getparent()
+                if run is None or run.tag != _R or _hidden(run):
+                    continue
+                text = "\t" if tag == W + "tab" else (el.text or "")
+                if not text:
+                    continue
+                last = self.segments[-1] if self.segments else None
+                if last is not None and last.kind == "delete" and last.run is run and last.revision is parent:
+                    last.text += text
+                else:
+                    self.segments.append(Segment("delete", text, "", run, parent, self._comments))
+
+
+def _hidden(run: etree._Element) -> bool:
+    rpr = run.find(_RPR)
+    return rpr is not None and (is_on(rpr.find(_VANISH)) or is_on(rpr.find(_SPEC_VANISH)))
+
+
+def _alternate_object(alternate: etree._Element) -> etree._Element | None:
+    for branch in (alternate.find(_CHOICE), alternate.find(_FALLBACK)):
+        if branch is None:
+            continue
+        for el in branch.iter(*_OBJECTS):
+            return el
+    return None
+
+
+def _page_field_name(instruction: str) -> str | None:
+    words = instruction.split()
+    if words and words[0].upper() in PAGE_FIELDS:
+        return words[0].upper()
+    return None
+
+
+def _note_label(marker: str) -> str:
+    """``[^3]`` shows as 3; ``[^e2]`` as ii (Word numbers endnotes in lower-case Roman)."""
+    inner = marker[2:-1]
+    if inner.startswith("e"):
+        try:
+            return format_number(int(inner[1:]), "lowerRoman")
+        except ValueError:
+            return inner
+    return inner
+
+
+def paragraph_segments(
+    p: etree._Element, state: StoryState, notes: NoteNumbers, page_fields: bool = False
+) -> ParagraphSegments:
+    """Walk ``p`` (sharing ``state`` with the story's other paragraphs) and return the walker."""
+    walk = ParagraphSegments(state, notes, page_fields)
+    walk.content(p)
+    return walk

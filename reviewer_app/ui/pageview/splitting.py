@@ -1,0 +1,119 @@
+"""Cutting a long flow into several section documents, at page tops, as it is laid out.
+
+Qt re-lays out every table that follows an edit in the same QTextDocument (a paginated
+document re-lays out its frames), so re-rendering one paragraph near the start of a
+table-heavy contract would cost the rest of the contract. :class:`FlowSplitter` starts a new
+document where a paragraph begins a page: the pages do not change, and an in-place re-render
+only re-lays out the document holding it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtGui import QTextCursor
+
+from .pages import SPLIT_MIN_CHARS, SPLIT_PAGES, SPLIT_SLACK, SectionDoc, SplitMark, line_top
+from .qformats import TWIPS
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .builder import StoryBuilder
+    from .records import Flow, RenderedBlock
+    from .sections import SectionProps
+
+
+class FlowSplitter:
+    """Mixed into :class:`~.layout.PagedLayout`; uses its builder, flow and documents."""
+
+    builder: StoryBuilder
+    docs: list[SectionDoc]
+    by_id: dict[str, RenderedBlock]
+    _flow: Flow
+    _next: int
+    _section: int
+    _section_pending: bool
+    _strip_break: bool
+
+    def _new_doc(self, props: SectionProps) -> SectionDoc:  # pragma: no cover - provided by the layout
+        raise NotImplementedError
+
+    def _cuttable(self, current: SectionDoc) -> bool:
+        """Only long documents are split, and only before a paragraph that follows a paragraph."""
+        return (
+            bool(current.records)
+            and self._flow.last_table is None
+            and not self._flow.fresh
+            and current.document.characterCount() > SPLIT_MIN_CHARS
+        )
+
+    def _mark(self, current: SectionDoc) -> SplitMark:
+        state = self.builder.state
+        return SplitMark(
+            self._next,
+            current.cursor.position() + 1,
+            len(self.builder.records),
+            len(current.records),
+            (list(state.fields.stack), set(state.open_comments), [list(c) for c in state.codes]),
+            self._flow.prev_style,
+        )
+
+    def _split(self, marks: list[SplitMark]) -> None:
+        """Start a new document at the first paragraph of this slice that begins a page.
+
+        Qt re-lays out every table after an edit in the same document, so an in-place
+        re-render near the start of a table-heavy contract would cost the whole rest of it.
+        Cutting the flow where a paragraph starts at the top of a page changes nothing on the
+        pages (the next document starts at the top of a page too) and bounds that cost by
+        the length of one document. The paragraphs after the cut are written again.
+        """
+        current = self.docs[-1]
+        if current.page_count() < SPLIT_PAGES:
+            return
+        document = current.document
+        doc_layout = document.documentLayout()
+        top = current.props.top * TWIPS
+        height = current.page_height
+        for mark in marks:
+            block = document.findBlock(mark.position)
+            if not block.isValid() or block.position() != mark.position or not block.previous().isValid():
+                continue
+            first = line_top(doc_layout, block, 0)
+            if first is None:
+                continue
+            page = int(first // height)
+            offset = first - page * height
+            previous = block.previous()
+            last = line_top(doc_layout, previous, -1)
+            if (
+                page < SPLIT_PAGES
+                or offset > top + SPLIT_SLACK
+                or last is None
+                or int(last // height) >= page
+            ):
+                continue
+            self._cut(current, mark)
+            return
+
+    def _cut(self, current: SectionDoc, mark: SplitMark) -> None:
+        cursor = QTextCursor(current.document)
+        cursor.setPosition(mark.position - 1)
+        cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
+        cursor.removeSelectedText()
+        for record in self.builder.records[mark.records :]:
+            if record.block_id is not None and self.by_id.get(record.block_id) is record:
+                del self.by_id[record.block_id]
+        del self.builder.records[mark.records :]
+        del current.records[mark.doc_records :]
+        del current.starts[mark.doc_records :]
+        state = self.builder.state
+        state.fields.stack[:] = mark.state[0]
+        state.open_comments = set(mark.state[1])
+        state.codes = mark.state[2]
+        self._next = mark.item
+        self._section_pending = False
+        carried = self._section
+        self.builder.pending_break = False
+        following = self._new_doc(current.props)
+        following.carried = carried
+        self._strip_break = True  # the new document's first page is that page already
+        self._flow.prev_style = mark.prev_style

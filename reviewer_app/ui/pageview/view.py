@@ -1,0 +1,388 @@
+"""``PageView``: the document as pages, in a scroll area (the window's document area).
+
+Pages are stacked vertically with gaps and a shadow, centred; only the pages that intersect
+the viewport are painted. Zoom is a painter scale from layout units to pixels and never a
+re-layout, so zooming a 300-page contract is instant; "fit width" and "fit page" recompute the
+scale when the window is resized. The layout is built in slices from the event loop (a zero
+timer calling :meth:`PagedLayout.step`), so the first page shows at once and the window keeps
+answering while the rest of a long contract is laid out.
+"""
+
+from __future__ import annotations
+
+import bisect
+import logging
+
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QPainter, QPaintEvent, QResizeEvent, QWheelEvent
+from PySide6.QtWidgets import QAbstractScrollArea, QWidget
+
+from ...docx.reviewer import DocxReviewer
+from ...docx.snapshot import Snapshot
+from .layout import Page, PagedLayout, normalize_mode
+from .paint import PagePainter, PaintOptions
+from .qformats import LU_PER_INCH
+
+log = logging.getLogger(__name__)
+
+_GAP_PX = 16
+_MARGIN_PX = 16
+_SHADOW_PX = 4
+_BACKGROUND = QColor("#E4E6EA")
+_SHADOW = QColor(0, 0, 0, 48)
+_MIN_ZOOM, _MAX_ZOOM = 0.1, 5.0
+_STEP_BUDGET_S = 0.025
+
+
+class PageView(QAbstractScrollArea):
+    """Paginated, zoomable, read-only view of a document with its redline (see module docstring)."""
+
+    #: Pages laid out so far, emitted after every layout slice.
+    layout_progress = Signal(int)
+    #: The whole document is laid out (page numbers and page text are final).
+    layout_finished = Signal()
+    #: The effective zoom factor changed (1.0 = 100 %).
+    zoom_changed = Signal(float)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("pageView")
+        self.setAccessibleName(self.tr("Document pages"))
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.viewport().setAutoFillBackground(False)
+        self._reviewer: DocxReviewer | None = None
+        self._layout: PagedLayout | None = None
+        self._painter: PagePainter | None = None
+        self._options = PaintOptions()
+        self._mode = "all"
+        # fit the width by default: the page and its markup column side by side, no sideways scroll
+        self._zoom_mode = "fit-width"
+        self._zoom = 1.0
+        self._scale = self._zoom * self._dpi() / LU_PER_INCH
+        self._tops: list[float] = []
+        self._content_width = 0.0
+        self._content_height = 0.0
+        self._pending_block: str | None = None
+        self._shown_pages = 0
+        self._timer = QTimer(self)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self._layout_slice)
+        self.verticalScrollBar().setSingleStep(40)
+        self.horizontalScrollBar().setSingleStep(40)
+
+    # ------------------------------------------------------------------ documents
+    def show_document(self, reviewer: DocxReviewer, snapshot: Snapshot | None = None) -> None:
+        """Lay out ``reviewer``'s document (first slice now, the rest from the event loop)."""
+        self._reviewer = reviewer
+        self._start_layout(snapshot)
+        self.verticalScrollBar().setValue(0)
+
+    def clear_document(self) -> None:
+        """Show no document."""
+        self._timer.stop()
+        if self._layout is not None:
+            self._layout.close()
+        self._reviewer = None
+        self._layout = None
+        self._painter = None
+        self._update_geometry()
+        self.viewport().update()
+
+    def _start_layout(self, snapshot: Snapshot | None = None) -> None:
+        self._timer.stop()
+        if self._layout is not None:
+            self._layout.close()
+        if self._reviewer is None:
+            return
+        self._layout = PagedLayout(self._reviewer, self._mode, snapshot)
+        self._painter = PagePainter(self._layout, self._layout.headers)
+        self._shown_pages = 0
+        self._update_geometry()
+        self.viewport().update()
+        if self._layout.done:
+            self._after_slice()
+        else:
+            self._timer.start()  # the first slice runs on the next turn of the event loop
+
+    def _layout_slice(self) -> None:
+        layout = self._layout
+        if layout is None:
+            self._timer.stop()
+            return
+        layout.step(_STEP_BUDGET_S)
+        self._after_slice()
+
+    def _after_slice(self) -> None:
+        layout = self._layout
+        if layout is None:
+            return
+        count = layout.page_count()
+        self._update_geometry()
+        visible = self.visible_pages()
+        if not visible or visible[-1] >= self._shown_pages - 1 or layout.done:
+            # repaint only when the slice may have changed what is on screen
+            self.viewport().update()
+        self._shown_pages = count
+        self.layout_progress.emit(count)
+        if layout.done:
+            self._timer.stop()
+            if self._pending_block is not None:
+                block, self._pending_block = self._pending_block, None
+                self.scroll_to_block(block)
+            self.layout_finished.emit()
+
+    def finish_layout(self) -> None:
+        """Lay out the rest of the document now (for callers that need final page numbers)."""
+        if self._layout is not None and not self._layout.done:
+            self._layout.build_all()
+            self._after_slice()
+
+    def paged_layout(self) -> PagedLayout | None:
+        """The current paged layout (None without a document)."""
+        return self._layout
+
+    def is_laid_out(self) -> bool:
+        """True once the whole document is laid out."""
+        return self._layout is not None and self._layout.done
+
+    # ------------------------------------------------------------------ markup and zoom
+    def markup_mode(self) -> str:
+        """``all``, ``none`` (as if accepted) or ``original`` (as if rejected)."""
+        return self._mode
+
+    def set_markup_mode(self, mode: str) -> None:
+        """Switch how changes show; the layout is rebuilt, the first visible block stays in view."""
+        mode = normalize_mode(mode)
+        if mode == self._mode:
+            return
+        anchor = self._top_block()
+        self._mode = mode
+        if self._reviewer is not None:
+            self._start_layout()
+            if anchor is not None:
+                self._pending_block = anchor
+                if self._layout is not None and self._layout.done:
+                    self._after_slice()
+
+    def _top_block(self) -> str | None:
+        layout = self._layout
+        if layout is None or not layout.done:
+            return None
+        page = self.current_page()
+        blocks = layout.index.blocks_on_page(page)
+        return blocks[0] if blocks else None
+
+    def zoom(self) -> float:
+        """The effective zoom factor (1.0 = 100 %), also in the fit modes."""
+        return self._scale * LU_PER_INCH / self._dpi()
+
+    def zoom_mode(self) -> str:
+        """``percent``, ``fit-width`` or ``fit-page``."""
+        return self._zoom_mode
+
+    def set_zoom(self, value: float | str) -> None:
+        """Zoom to a factor (``1.5``), a percentage string (``"150%"``), ``"fit-width"`` or ``"fit-page"``."""
+        if isinstance(value, str):
+            key = value.strip().lower()
+            if key in ("fit-width", "fit width", "width"):
+                self._zoom_mode = "fit-width"
+            elif key in ("fit-page", "fit page", "page", "whole page"):
+                self._zoom_mode = "fit-page"
+            else:
+                self._zoom_mode = "percent"
+                self._zoom = float(key.rstrip("%")) / 100
+        else:
+            self._zoom_mode = "percent"
+            self._zoom = float(value)
+        self._zoom = min(_MAX_ZOOM, max(_MIN_ZOOM, self._zoom))
+        self._rescale()
+
+    def _rescale(self) -> None:
+        page, fraction = self._position()
+        before = self._scale
+        self._update_geometry()
+        if self._tops and page < len(self._tops):
+            height = self._pages()[page].height * self._scale
+            self.verticalScrollBar().setValue(round(self._tops[page] + fraction * height))
+        self.viewport().update()
+        if abs(before - self._scale) > 1e-12:
+            self.zoom_changed.emit(self.zoom())
+
+    def _position(self) -> tuple[int, float]:
+        """(page at the viewport's top, fraction of it scrolled past) to keep across zooms."""
+        if not self._tops:
+            return 0, 0.0
+        y = self.verticalScrollBar().value()
+        page = max(0, bisect.bisect_right(self._tops, y) - 1)
+        height = self._pages()[page].height * self._scale
+        return page, (y - self._tops[page]) / height if height else 0.0
+
+    def _dpi(self) -> float:
+        return float(self.logicalDpiX() or 96)
+
+    # ------------------------------------------------------------------ geometry
+    def _pages(self) -> list[Page]:
+        return self._layout.pages() if self._layout is not None else []
+
+    def _sheet_width(self, page: Page) -> float:
+        assert self._painter is not None
+        return self._painter.sheet_width(page, self._options)
+
+    def _update_geometry(self) -> None:
+        pages = self._pages()
+        viewport = self.viewport().size()
+        if pages:
+            widest = max(self._sheet_width(p) for p in pages)
+            tallest = max(p.height for p in pages)
+            fit_width = max(1.0, viewport.width() - 2 * _MARGIN_PX) / widest
+            if self._zoom_mode == "fit-width":
+                self._scale = fit_width
+            elif self._zoom_mode == "fit-page":
+                self._scale = min(fit_width, max(1.0, viewport.height() - 2 * _MARGIN_PX) / tallest)
+            else:
+                self._scale = self._zoom * self._dpi() / LU_PER_INCH
+        tops: list[float] = []
+        y = float(_MARGIN_PX)
+        widest_px = 0.0
+        for page in pages:
+            tops.append(y)
+            y += page.height * self._scale + _GAP_PX
+            widest_px = max(widest_px, self._sheet_width(page) * self._scale)
+        self._tops = tops
+        self._content_height = y - _GAP_PX + _MARGIN_PX if pages else 0.0
+        self._content_width = widest_px + 2 * _MARGIN_PX if pages else 0.0
+        vbar, hbar = self.verticalScrollBar(), self.horizontalScrollBar()
+        vbar.setRange(0, max(0, round(self._content_height - viewport.height())))
+        vbar.setPageStep(max(1, viewport.height()))
+        hbar.setRange(0, max(0, round(self._content_width - viewport.width())))
+        hbar.setPageStep(max(1, viewport.width()))
+
+    def visible_pages(self) -> list[int]:
+        """Numbers of the pages intersecting the viewport (the ones a paint touches)."""
+        if not self._tops:
+            return []
+        top = self.verticalScrollBar().value()
+        bottom = top + self.viewport().height()
+        first = max(0, bisect.bisect_right(self._tops, top) - 1)
+        pages = self._pages()
+        out = []
+        for number in range(first, len(self._tops)):
+            y = self._tops[number]
+            if y > bottom:
+                break
+            if y + pages[number].height * self._scale >= top:
+                out.append(number)
+        return out
+
+    def current_page(self) -> int:
+        """The page at the middle of the viewport (0-based)."""
+        if not self._tops:
+            return 0
+        middle = self.verticalScrollBar().value() + self.viewport().height() / 2
+        return max(0, bisect.bisect_right(self._tops, middle) - 1)
+
+    def page_rect(self, number: int) -> QRectF:
+        """Where page ``number`` is drawn in viewport pixels (the paper, without the markup column)."""
+        pages = self._pages()
+        page = pages[number]
+        x = self._page_x(page)
+        y = self._tops[number] - self.verticalScrollBar().value()
+        return QRectF(x, y, page.width * self._scale, page.height * self._scale)
+
+    def _page_x(self, page: Page) -> float:
+        width = self._sheet_width(page) * self._scale
+        area = max(self._content_width, float(self.viewport().width()))
+        return (area - width) / 2 - self.horizontalScrollBar().value()
+
+    # ------------------------------------------------------------------ painting
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt override
+        painter = QPainter(self.viewport())
+        painter.fillRect(event.rect(), _BACKGROUND)
+        if self._layout is None or self._painter is None:
+            painter.setPen(QColor("#5F6368"))
+            painter.drawText(
+                QRectF(self.viewport().rect()),
+                Qt.AlignmentFlag.AlignCenter,
+                self.tr("Open a Word document with File > Open."),
+            )
+            painter.end()
+            return
+        painter.setRenderHints(
+            QPainter.RenderHint.Antialiasing
+            | QPainter.RenderHint.TextAntialiasing
+            | QPainter.RenderHint.SmoothPixmapTransform
+        )
+        pages = self._pages()
+        scroll_y = self.verticalScrollBar().value()
+        for number in self.visible_pages():
+            page = pages[number]
+            x = self._page_x(page)
+            y = self._tops[number] - scroll_y
+            sheet = QRectF(x, y, self._sheet_width(page) * self._scale, page.height * self._scale)
+            painter.fillRect(sheet.translated(_SHADOW_PX, _SHADOW_PX), _SHADOW)
+            painter.save()
+            painter.translate(QPointF(x, y))
+            painter.scale(self._scale, self._scale)
+            try:
+                self._painter.paint(painter, page, self._options)
+            except Exception:  # one bad page must not leave the window unpainted
+                log.exception("painting page %d failed", number)
+            painter.restore()
+        painter.end()
+
+    def scrollContentsBy(self, dx: int, dy: int) -> None:  # noqa: N802 - Qt override
+        self.viewport().update()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self._rescale()
+
+    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 - Qt override
+        if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            steps = event.angleDelta().y() / 120
+            if steps:
+                self.set_zoom(self.zoom() * (1.1**steps))
+            event.accept()
+            return
+        super().wheelEvent(event)
+
+    # ------------------------------------------------------------------ navigation and reading
+    def scroll_to_block(self, block_id: str) -> bool:
+        """Scroll so the block's first line sits in the upper third; False when there is no such block."""
+        layout = self._layout
+        if layout is None:
+            return False
+        if block_id not in layout.by_id and not layout.done:
+            self.finish_layout()
+        found = layout.block_rect(block_id)
+        if found is None:
+            return False
+        doc_index, rect = found
+        section_doc = layout.docs[doc_index]
+        index_in_doc = int(rect.y() // section_doc.page_height)
+        number = min(layout.first_page_of_doc(doc_index) + index_in_doc, len(self._tops) - 1)
+        if number < 0:
+            return False
+        y = self._tops[number] + (rect.y() - index_in_doc * section_doc.page_height) * self._scale
+        self.verticalScrollBar().setValue(round(y - self.viewport().height() / 3))
+        self.viewport().update()
+        return True
+
+    def page_count(self) -> int:
+        """Pages laid out so far (final once :meth:`is_laid_out`)."""
+        return self._layout.page_count() if self._layout is not None else 0
+
+    def page_text(self, page: int) -> str:
+        """Clean text laid out on ``page`` (0-based); finishes the layout first when needed."""
+        if self._layout is None:
+            return ""
+        self.finish_layout()
+        return self._layout.index.page_text(page)
+
+    def rerender_block(self, block_id: str) -> bool:
+        """Re-render one paragraph after an edit touched only its text or changes."""
+        if self._layout is None or not self._layout.rerender_block(block_id):
+            return False
+        self._update_geometry()
+        self.viewport().update()
+        return True
