@@ -5,7 +5,8 @@
 document can be checked without a window, in scripts and in CI. This module owns the entry
 point, the top-level parser and those two reading commands; the edit commands (``ops``,
 ``apply``, ``accept-all``, ``reject-all``, ``finalize``) live in :mod:`.cli_edits`, the agent's
-``tools`` in :mod:`.cli_tools`, and what all of them share in :mod:`.cli_common`.
+``tools`` in :mod:`.cli_tools`, its ``agent`` turn in :mod:`.cli_agent`, and what all of them
+share in :mod:`.cli_common`.
 
 This module must not import PySide6: the reading commands run on machines without a display
 and the layer test imports it in a bare interpreter. The app is imported only when started.
@@ -21,13 +22,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import __version__
+from .cli_agent import add_agent_command, run_agent
 from .cli_common import PROG, CliError, check_file, dump_json, open_reviewer, write
+from .cli_compare import COMPARE_COMMANDS, add_compare_commands, run_compare_command
 from .cli_edits import EDIT_COMMANDS, add_edit_commands, run_edit_command
 from .cli_tools import add_tools_commands, run_tools
 from .docx import DocxReviewer
 from .docx.snapshot import Snapshot
 
-COMMANDS = ("read", "outline", *EDIT_COMMANDS, "tools")
+COMMANDS = ("read", "outline", *EDIT_COMMANDS, *COMPARE_COMMANDS, "tools", "agent")
 #: Deepest heading level Word has (outline levels 0-8).
 MAX_HEADING_LEVEL = 9
 
@@ -39,8 +42,11 @@ reviewer [FILE]                            start the app (the sample contract wh
        reviewer apply FILE EDITS.json -o OUT      apply the LLM pipeline's edit JSON
        reviewer accept-all|reject-all FILE -o OUT resolve tracked changes
        reviewer finalize FILE -o OUT              accept all changes, remove all comments
+       reviewer compare A B [--json]              show what changed from version A to B
+       reviewer redline A B -o OUT [--author NAME] [--privacy T,...]   A with B's changes tracked
        reviewer tools schema [--format anthropic|openai]   print the agent's tool definitions
        reviewer tools run FILE --calls CALLS.jsonl [--mode tracked|review] [-o OUT]
+       reviewer agent FILE "instruction" [-o OUT] [--mode tracked|review] [--model M] [--base-url URL]
        reviewer --version"""
 
 
@@ -103,7 +109,9 @@ def _commands_parser() -> argparse.ArgumentParser:
         help="show headings down to level N (1-9, default: all)",
     )
     add_edit_commands(sub)
+    add_compare_commands(sub)
     add_tools_commands(sub)
+    add_agent_command(sub)
     return parser
 
 
@@ -190,8 +198,12 @@ def _run_command(ns: argparse.Namespace) -> int:
         return run_read(ns.file, ns.format)
     if ns.command == "outline":
         return run_outline(ns.file, ns.depth)
+    if ns.command in COMPARE_COMMANDS:
+        return run_compare_command(ns)
     if ns.command == "tools":
         return run_tools(ns)
+    if ns.command == "agent":
+        return run_agent(ns)
     return run_edit_command(ns)
 
 

@@ -229,7 +229,6 @@ def test_ledgers_are_held_weakly():
     del doc
     gc.collect()
     assert probe() is None  # the ledger did not keep the document session alive
-    assert all(key is not None for key in replay._LEDGERS.keys())
 
 
 def test_add_comment_is_not_deduplicated():

@@ -49,13 +49,28 @@ class Run:
     max_rss_bytes: int
 
 
+#: Runs the CLI and, at exit, records the process's own peak RSS (``VmHWM``). ``ru_maxrss`` from
+#: ``wait4`` will not do: Linux carries the parent's high-water mark across ``execve``, so a child
+#: forked from a large pytest process would report the parent's size.
+_MEASURED_CLI = (
+    "import atexit, os, runpy, sys\n"
+    "def _peak():\n"
+    "    status = open('/proc/self/status').read().split('VmHWM:')[1].split()[0]\n"
+    "    open(os.environ['REVIEWER_TEST_PEAK_FILE'], 'w').write(status)\n"
+    "atexit.register(_peak)\n"
+    "runpy.run_module('reviewer_app', run_name='__main__', alter_sys=True)\n"
+)
+
+
 def run_cli(*args: str, timeout: float = 60) -> Run:
-    """Run the CLI in a fresh interpreter and measure that child alone (``os.wait4``)."""
-    env = dict(os.environ, PYTHONIOENCODING="utf-8")
+    """Run the CLI in a fresh interpreter and measure that child alone (its own ``VmHWM``)."""
+    with tempfile.NamedTemporaryFile(delete=False) as peak_file:
+        pass
+    env = dict(os.environ, PYTHONIOENCODING="utf-8", REVIEWER_TEST_PEAK_FILE=peak_file.name)
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         started = time.monotonic()
         proc = subprocess.Popen(
-            [sys.executable, "-m", "reviewer_app", *args],
+            [sys.executable, "-c", _MEASURED_CLI, *args],
             cwd=REPO_ROOT,
             env=env,
             stdin=subprocess.DEVNULL,
@@ -63,7 +78,7 @@ def run_cli(*args: str, timeout: float = 60) -> Run:
             stderr=err,
         )
         while True:
-            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            pid, status, _usage = os.wait4(proc.pid, os.WNOHANG)
             if pid:
                 break
             if time.monotonic() - started > timeout:
@@ -76,12 +91,14 @@ def run_cli(*args: str, timeout: float = 60) -> Run:
         proc.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         err.seek(0)
+        peak_kb = Path(peak_file.name).read_text().strip()
+        Path(peak_file.name).unlink()
         return Run(
             code=proc.returncode,
             stdout=out.read().decode("utf-8", "replace"),
             stderr=err.read().decode("utf-8", "replace"),
             seconds=seconds,
-            max_rss_bytes=usage.ru_maxrss * 1024,  # kilobytes on Linux
+            max_rss_bytes=int(peak_kb) * 1024,  # kB in /proc
         )
 
 

@@ -6,8 +6,11 @@ talks to it only through bridges. ``anthropic`` is imported lazily, when a turn 
 """
 
 from .bridge import AgentBridge, create_reviewer_bridge
+from .events import AgentEvent
 from .executor import execute_tool_call
 from .review_queue import ReviewQueueBridge, create_review_queue_bridge
+from .session import AgentSession
+from .settings import AgentNotConfiguredError, AgentSettings
 from .suggest_changes import (
     InvalidSuggestChangesOptionsError,
     SuggestChangesOptions,
@@ -20,6 +23,10 @@ from .tools import TOOL_NAMES, get_tool_definitions, to_anthropic_tools, to_open
 __all__ = [
     "TOOL_NAMES",
     "AgentBridge",
+    "AgentEvent",
+    "AgentNotConfiguredError",
+    "AgentSession",
+    "AgentSettings",
     "InvalidSuggestChangesOptionsError",
     "ReviewQueueBridge",
     "SuggestChangesOptions",

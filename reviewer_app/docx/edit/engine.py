@@ -56,6 +56,7 @@ class UndoRecord:
     handle: str
     checkpoints: Checkpoints
     version_after: int
+    clean_before: frozenset[str]  # parts unchanged before the batch: undo gives their bytes back
 
 
 def target_block_id(op: Operation) -> str | None:
@@ -128,8 +129,10 @@ class Applier:
             result["status"] = "previewed"
         result["nextRevisionId"] = stamper.next_revision_id
         if result["status"] == "committed" and result["applied"]:
+            package = self.doc.package
+            clean = frozenset(p for p in kept.dirty_parts if package.has_part(p) and not package.is_dirty(p))
             self._commit(ctx, kept)
-            self.last = UndoRecord(f"undo-{next(_handles)}", kept, self.doc.version)
+            self.last = UndoRecord(f"undo-{next(_handles)}", kept, self.doc.version, clean)
             result["undoHandle"] = {"type": "documentOperationUndo", "id": self.last.handle}
         elif result["status"] != "committed" and (ctx.changed_paragraphs or ctx.structure_changed):
             self.doc.structure_changed()
@@ -158,9 +161,12 @@ class Applier:
         if self.doc.version != self.last.version_after:
             return {"status": "rejected", "undoHandle": undo_handle, "reason": "documentChanged"}
         self.last.checkpoints.restore(self.doc)
+        package = self.doc.package
         for part in self.last.checkpoints.dirty_parts:
-            if self.doc.package.has_part(part):  # parts the batch created are gone again
-                self.doc.package.mark_dirty(part)
+            if part in self.last.clean_before:
+                package.mark_clean(part)  # restored exactly: save its original bytes
+            elif package.has_part(part):  # parts the batch created are gone again
+                package.mark_dirty(part)
         self.doc.reload_definitions()
         self.doc.structure_changed()
         self.last = None

@@ -198,18 +198,32 @@ def make_runs(text: str, rpr: etree._Element | None) -> list[etree._Element]:
     return [run]
 
 
-def insertion_point(anchor_run: etree._Element, p: etree._Element) -> etree._Element:
+def insertion_point(
+    anchor_run: etree._Element, p: etree._Element, stamper: Stamper | None = None
+) -> etree._Element:
     """The element after which new runs go: the run itself, or its enclosing revision wrapper.
 
     ``w:ins`` may not nest inside another ``w:ins``/``w:del``, so an anchor inside a pending
-    revision hands over its outermost wrapper below the paragraph content level.
+    revision hands over its outermost wrapper below the paragraph content level. With a
+    ``stamper``, a wrapper that holds more text after the anchor is first split there (the tail
+    moves to a copy with its own revision id), so new text lands right after the anchor and not
+    after the other author's whole insertion.
     """
     element = anchor_run
+    child = anchor_run
     for ancestor in anchor_run.iterancestors():
         if ancestor is p:
             break
         if ancestor.tag in _REVISION_WRAPPERS:
+            tail = list(child.itersiblings())
+            if stamper is not None and tail:
+                clone = etree.Element(ancestor.tag, attrib=dict(ancestor.attrib))
+                clone.set(W + "id", stamper.revision_id())
+                for sibling in tail:
+                    clone.append(sibling)
+                ancestor.addnext(clone)
             element = ancestor
+        child = ancestor
     return element
 
 

@@ -34,6 +34,7 @@ from .markup import (
 from .registry import handles
 from .rpr import apply_formatting
 from .skips import Skip
+from .stamp import Stamper
 
 _NOTE_MARKER = re.compile(r"\[\^e?\d+\]")
 _JOINERS = frozenset("\u200d\ufe0e\ufe0f")
@@ -132,9 +133,13 @@ def _replace_span(ctx: EditContext, block: Block, start: int, end: int, new: str
         if tracked and runs[0].getparent() is not None:
             span_first = insertion_point(runs[0], p)
         if new:
-            after = insertion_point(runs[-1], p) if tracked and runs[-1].getparent() is not None else anchor
+            after = (
+                insertion_point(runs[-1], p, ctx.stamper)
+                if tracked and runs[-1].getparent() is not None
+                else anchor
+            )
             if tracked and runs[-1].getparent() is None:
-                after = _anchor_before(p, start, block)
+                after = _anchor_before(p, start, block, ctx.stamper)
             inserted = insert_runs(make_runs(new, rpr), p, after, ctx.stamper, tracked)
         last = inserted if inserted is not None else span_first
         if last is None:
@@ -142,7 +147,7 @@ def _replace_span(ctx: EditContext, block: Block, start: int, end: int, new: str
         return mixed, (span_first if span_first is not None else last, last)
     if new:
         isolate(p, start, start, block.notes_before)
-        after = _anchor_before(p, start, block)
+        after = _anchor_before(p, start, block, ctx.stamper if tracked else None)
         source = _run_before(p, start, block)
         if source is None:
             source = _run_after(p, start, block)
@@ -167,10 +172,16 @@ def _run_after(p: etree._Element, offset: int, block: Block) -> etree._Element |
     return after[0].run if after else None
 
 
-def _anchor_before(p: etree._Element, offset: int, block: Block) -> etree._Element | None:
-    """Where text inserted at ``offset`` goes: after the run ending there (None = paragraph start)."""
+def _anchor_before(
+    p: etree._Element, offset: int, block: Block, stamper: Stamper | None = None
+) -> etree._Element | None:
+    """Where text inserted at ``offset`` goes: after the run ending there (None = paragraph start).
+
+    Pass the ``stamper`` when the insertion is tracked, so a revision holding more text after
+    the anchor is split there (see :func:`markup.insertion_point`).
+    """
     run = _run_before(p, offset, block)
-    return insertion_point(run, p) if run is not None else None
+    return insertion_point(run, p, stamper) if run is not None else None
 
 
 def _receipt(block: Block) -> list[dict[str, Any]]:

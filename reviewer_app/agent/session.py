@@ -1,0 +1,465 @@
+"""``AgentSession``: one conversation about one document, driven turn by turn (agent-loop.md).
+
+``async for event in session.send(text)`` runs one turn: the model is streamed through
+``anthropic.AsyncAnthropic(...).messages.stream(...)`` with the 16 tools; every tool call it
+makes is executed with ``execute_tool_call`` against the session's bridge, in order, on the
+calling thread, and *both* outcomes go back as the tool_result (an error as the plain sentence
+with ``is_error``), so the model sees every skip reason and can re-read and retry. The turn ends
+when the model stops, when a budget cuts it, when the user stops it, or when the server fails;
+the last event is always one ``turn_done`` (see :mod:`.events`).
+
+Stopping: :meth:`AgentSession.cancel` ends the current await at once (the stream is closed),
+keeps the results of tool calls that already ran (their changes are in the document or the
+queue and are listed in ``turn_done.ran``), answers the calls that did not run with "not run:
+stopped by the user", records "stopped by the user" in the transcript, and leaves the session
+ready for the next message. Cancelling the consuming task (the chat's Stop button) does the same
+bookkeeping, without the final event.
+
+The session never retries a mutating call on its own (an operation id makes a resend a replay,
+but the decision to resend is the model's), and it has no way to accept, reject or save.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from .events import AgentEvent, ErrorEvent, Retry, TextDelta, ToolCall, TurnDone
+from .history import NOT_RUN_ENDED, append_user_text, assistant_content, render, repair
+from .model_stream import ModelCaller, Response, StopGuard, Stopped, host_of_client
+from .prompt import continuation_note, new_nonce, system_prompt
+from .review_queue import ReviewQueueBridge
+from .settings import AgentNotConfiguredError, AgentSettings
+from .suggest_changes import SuggestChangesOptions
+from .tools import get_tool_definitions, to_anthropic_tools
+from .transcript import STOPPED_BY_USER, Transcript, TranscriptStore
+from .turn_tools import TurnTools
+
+log = logging.getLogger(__name__)
+
+NOT_RUN_STOPPED = f"not run: {STOPPED_BY_USER}"
+CUT_BY_MAX_TOKENS = (
+    "not run: your reply reached the max_tokens limit before this call was complete; send it again, "
+    "smaller (fewer operations per call)"
+)
+CUT_NOTE_FOR_MODEL = "[Your previous turn was cut at the round-trip limit; the user may ask you to continue.]"
+OTHER_CALL_BAD_JSON = (
+    "not run: another call in the same reply had arguments that were not valid JSON; send it again"
+)
+
+
+def _round_trip_refusal(limit: int) -> str:
+    return f"not run: this turn reached its limit of {limit} model round trips"
+
+
+def _round_trip_note(limit: int) -> str:
+    return (
+        f"The turn was cut after {limit} model round trips, the limit for one turn; the model's last "
+        "tool calls were not run. Ask it to continue if there is more to do."
+    )
+
+
+def _bad_json_refusal(name: str, detail: str) -> str:
+    return (
+        f"The arguments of this {name} call were not valid JSON ({detail}); "
+        "send the call again with a JSON object."
+    )
+
+
+@dataclass
+class Turn:
+    """The state of one turn (a user message until the model stops), for the loop and the UI."""
+
+    tools: TurnTools
+    round_trips: int = 0
+    usage: dict[str, int] = field(default_factory=dict)
+    response: Response | None = None
+    #: tool_use blocks of the current assistant message, and the results collected for them
+    open_uses: list[dict[str, Any]] = field(default_factory=list)
+    results: list[dict[str, Any]] = field(default_factory=list)
+    running: asyncio.Future[Any] | None = None
+    text_buffer: list[str] = field(default_factory=list)
+    stop_reason: str | None = None
+
+    @property
+    def ran(self) -> list[dict[str, Any]]:
+        return list(self.tools.ran)
+
+    def add_usage(self, usage: Any) -> None:
+        for key in (
+            "input_tokens",
+            "output_tokens",
+            "cache_creation_input_tokens",
+            "cache_read_input_tokens",
+        ):
+            value = getattr(usage, key, None) if not isinstance(usage, dict) else usage.get(key)
+            if value:
+                self.usage[key] = self.usage.get(key, 0) + int(value)
+
+
+class AgentSession:
+    """One conversation about one document (see the module docstring)."""
+
+    def __init__(
+        self,
+        bridge: Any,
+        client_or_settings: Any = None,
+        settings: AgentSettings | None = None,
+        *,
+        options: SuggestChangesOptions | None = None,
+        review_mode: bool | None = None,
+        document_name: str | None = None,
+        transcript: Transcript | None = None,
+        store: TranscriptStore | None = None,
+    ) -> None:
+        """``client_or_settings``: an ``anthropic.AsyncAnthropic`` (or anything with the same
+        ``messages.stream``), or :class:`AgentSettings` (a client is made on the first turn and
+        closed by :meth:`aclose`). ``transcript``: a saved conversation to continue; ``store``
+        saves the transcript after every turn when the transcript names a document path.
+        """
+        if isinstance(client_or_settings, AgentSettings):
+            settings = settings or client_or_settings
+            client_or_settings = None
+        self.settings = settings or AgentSettings.from_environment()
+        self.bridge = bridge
+        self._client = client_or_settings
+        self._owns_client = client_or_settings is None
+        self.options = options or SuggestChangesOptions(max_operations=self.settings.max_operations)
+        self.review_mode = isinstance(bridge, ReviewQueueBridge) if review_mode is None else review_mode
+        self.nonce = new_nonce()
+        self.tools = to_anthropic_tools(get_tool_definitions(self.options))
+        self.system_prompt = system_prompt(
+            nonce=self.nonce,
+            review_mode=self.review_mode,
+            options=self.options,
+            document_name=document_name,
+            max_round_trips=self.settings.max_round_trips,
+            max_tool_calls=self.settings.max_tool_calls,
+            max_live_reads=self.settings.max_live_reads,
+        )
+        self.store = store
+        self.transcript = transcript or Transcript()
+        self.transcript.model = self.settings.model
+        self._pending_note: str | None = None
+        if self.transcript.messages:
+            self._restore()
+        self._guard = StopGuard()
+        self._caller: ModelCaller | None = None
+        self._timeout: Any = None
+        self._turn: Turn | None = None
+        #: the most recent turn (also after it ended or was cancelled): what ran, usage, counters
+        self.last_turn: Turn | None = None
+
+    # ------------------------------------------------------------------ public API
+    @property
+    def messages(self) -> list[dict[str, Any]]:
+        """The model-facing history (tool results unfenced; they are fenced when sent)."""
+        return self.transcript.messages
+
+    @property
+    def busy(self) -> bool:
+        return self._turn is not None
+
+    def cancel(self) -> bool:
+        """Stop the running turn as soon as possible; False when no turn is running."""
+        if self._turn is None:
+            return False
+        self._guard.stop()
+        return True
+
+    async def aclose(self) -> None:
+        """Close the client this session made (a client handed in belongs to the caller)."""
+        if self._owns_client and self._client is not None:
+            client, self._client, self._caller = self._client, None, None
+            await client.close()
+
+    async def __aenter__(self) -> AgentSession:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def send(self, text: str) -> AsyncIterator[AgentEvent]:
+        """Run one turn for the user's ``text``, yielding its events (the last is ``turn_done``)."""
+        if self._turn is not None:
+            raise RuntimeError("A turn is already running in this session; stop it or wait for it to end.")
+        turn = Turn(
+            TurnTools(
+                self.bridge,
+                self.options,
+                self.settings.max_tool_calls,
+                self.settings.max_live_reads,
+                self.review_mode,
+            )
+        )
+        self._turn = self.last_turn = turn
+        self._guard.reset()
+        self._append_user_text(text)
+        self.transcript.log("user", text=text)
+        try:
+            async with contextlib.aclosing(self._run(turn)) as events:
+                async for event in events:
+                    self._record(event, turn)
+                    if isinstance(event, TurnDone):
+                        self._finish(turn)  # a consumer may stop iterating right after turn_done
+                    yield event
+        except (asyncio.CancelledError, GeneratorExit):
+            if turn.stop_reason is not None:  # the consumer left after turn_done: nothing to settle
+                raise
+            await self._settle_stop(turn)
+            self._record(
+                TurnDone(
+                    "cancelled",
+                    dict(turn.usage),
+                    turn.round_trips,
+                    turn.tools.calls,
+                    STOPPED_BY_USER,
+                    turn.ran,
+                ),
+                turn,
+            )
+            raise
+        finally:
+            self._finish(turn)
+
+    def _finish(self, turn: Turn) -> None:
+        """The turn is over: the session takes the next message; the transcript is saved."""
+        if self._turn is turn:
+            self._turn = None
+            self.save()
+
+    def save(self) -> None:
+        """Write the transcript (when a store and a document path are set); never the API key."""
+        if self.store is None or not self.transcript.document_path:
+            return
+        try:
+            self.store.save(self.transcript, secrets=(self.settings.api_key, self._client_key()))
+        except OSError as error:
+            log.warning("the transcript could not be saved: %s", error)
+
+    # ------------------------------------------------------------------ the loop
+    async def _run(self, turn: Turn) -> AsyncIterator[AgentEvent]:
+        try:
+            caller = self._model_caller()
+        except AgentNotConfiguredError as error:
+            self._pending_note = "[The previous request could not be sent: no model was configured.]"
+            yield ErrorEvent(str(error), self.settings.host)
+            yield self._done(turn, "error")
+            return
+        try:
+            while True:
+                turn.round_trips += 1
+                turn.response = response = Response()
+                async with contextlib.aclosing(caller.call(self._request(), response)) as stream:
+                    async for event in stream:
+                        yield event
+                if response.message is None:
+                    self._pending_note = "[The previous request failed before you finished answering.]"
+                    yield self._done(turn, "error")
+                    return
+                message = response.message
+                turn.add_usage(message.usage)
+                content = assistant_content(message)
+                if content:
+                    self.messages.append({"role": "assistant", "content": content})
+                uses = [block for block in content if block["type"] == "tool_use"]
+                stop_reason = "tool_use" if response.bad_tool_json else (message.stop_reason or "end_turn")
+                if not uses:
+                    if stop_reason == "pause_turn" and turn.round_trips < self.settings.max_round_trips:
+                        continue
+                    yield self._done(turn, stop_reason, self._note_for(stop_reason))
+                    return
+                refuse_all: str | None = None
+                cut = False
+                if stop_reason == "max_tokens":
+                    refuse_all = CUT_BY_MAX_TOKENS
+                elif turn.round_trips >= self.settings.max_round_trips:
+                    refuse_all, cut = _round_trip_refusal(self.settings.max_round_trips), True
+                turn.open_uses, turn.results = uses, []
+                for index, use in enumerate(uses):
+                    if self._guard.stopped:
+                        raise Stopped
+                    refusal = refuse_all
+                    if response.bad_tool_json is not None:
+                        last = index == len(uses) - 1
+                        refusal = (
+                            _bad_json_refusal(use["name"], response.bad_tool_json)
+                            if last
+                            else OTHER_CALL_BAD_JSON
+                        )
+                    async for event in self._call_tool(turn, use, refusal):
+                        yield event
+                self._close_results(turn, NOT_RUN_ENDED)
+                if cut:
+                    note = _round_trip_note(self.settings.max_round_trips)
+                    self._pending_note = CUT_NOTE_FOR_MODEL
+                    yield self._done(turn, "round_trip_limit", note)
+                    return
+                if self._guard.stopped:
+                    raise Stopped
+        except Stopped:
+            await self._settle_stop(turn)
+            yield self._done(turn, "cancelled", STOPPED_BY_USER)
+        except Exception as error:  # a bug of ours must not take the app down with it
+            log.exception("the agent loop failed")
+            self._close_results(turn, NOT_RUN_ENDED)
+            self._pending_note = "[The previous turn ended with an internal error.]"
+            yield ErrorEvent(f"the agent stopped unexpectedly: {type(error).__name__}: {error}")
+            yield self._done(turn, "error")
+
+    async def _call_tool(
+        self, turn: Turn, use: dict[str, Any], refusal: str | None
+    ) -> AsyncIterator[AgentEvent]:
+        """Run one tool_use block (or refuse it) and yield its events; its result is kept first."""
+        name, args, use_id = use["name"], use["input"], use["id"]
+        yield ToolCall(use_id, name, args)
+        if self._guard.stopped:  # stopped on seeing the call: it does not start
+            raise Stopped
+        refusal = refusal or turn.tools.refusal(name)
+        if refusal is not None:
+            outcome = turn.tools.refused(use_id, name, refusal)
+        else:
+            envelope = await self._execute(turn, name, args)
+            outcome = turn.tools.outcome(use_id, name, args, envelope)
+        turn.results.append(outcome.block())
+        yield outcome.result_event
+        if outcome.edit_event is not None:
+            yield outcome.edit_event
+
+    async def _execute(self, turn: Turn, name: str, args: Any) -> dict[str, Any]:
+        if not self.settings.tools_in_thread:
+            return turn.tools.execute(name, args)
+        loop = asyncio.get_running_loop()
+        turn.running = loop.run_in_executor(None, turn.tools.execute, name, args)
+        try:
+            envelope = await self._guard.run(asyncio.shield(turn.running))
+        except Stopped:
+            envelope = await turn.running  # a call that started keeps its result
+            use = turn.open_uses[len(turn.results)]
+            turn.results.append(turn.tools.outcome(use["id"], name, args, envelope).block())
+            raise
+        finally:
+            if turn.running is not None and turn.running.done():
+                turn.running = None
+        return envelope
+
+    async def _settle_stop(self, turn: Turn) -> None:
+        """Bookkeeping for a stopped turn: finish a running tool, answer the rest, note it."""
+        if turn.running is not None:
+            with contextlib.suppress(BaseException):
+                envelope = await turn.running
+                if len(turn.results) < len(turn.open_uses):
+                    use = turn.open_uses[len(turn.results)]
+                    outcome = turn.tools.outcome(use["id"], use["name"], use["input"], envelope)
+                    turn.results.append(outcome.block())
+            turn.running = None
+        response = turn.response
+        partial = "".join(response.text) if response is not None and response.message is None else ""
+        if partial.strip() and not turn.open_uses:
+            self.messages.append({"role": "assistant", "content": [{"type": "text", "text": partial}]})
+        self._close_results(turn, NOT_RUN_STOPPED)
+        self.transcript.log("stopped", text=STOPPED_BY_USER, ran=turn.ran)
+        self._pending_note = "[The user stopped your previous turn; the tool calls listed above ran.]"
+
+    def _close_results(self, turn: Turn, reason: str) -> None:
+        """Answer every open tool_use (missing ones with ``reason``) in one user message."""
+        if not turn.open_uses:
+            return
+        answered = {block["tool_use_id"] for block in turn.results}
+        for use in turn.open_uses:
+            if use["id"] not in answered:
+                turn.results.append(turn.tools.refused(use["id"], use["name"], reason).block())
+        self.messages.append({"role": "user", "content": list(turn.results)})
+        turn.open_uses, turn.results = [], []
+
+    def _done(self, turn: Turn, stop_reason: str, note: str | None = None) -> TurnDone:
+        turn.stop_reason = stop_reason
+        return TurnDone(stop_reason, dict(turn.usage), turn.round_trips, turn.tools.calls, note, turn.ran)
+
+    def _note_for(self, stop_reason: str) -> str | None:
+        if stop_reason == "max_tokens":
+            return f"The answer was cut at the max_tokens limit ({self.settings.max_tokens} tokens)."
+        if stop_reason == "refusal":
+            return "The model declined to continue."
+        return None
+
+    # ------------------------------------------------------------------ requests
+    def _model_caller(self) -> ModelCaller:
+        if self._caller is None:
+            if self._client is None:
+                self._client = self.settings.make_client()
+            host = host_of_client(self._client, self.settings.host)
+            self._caller = ModelCaller(self._client, self.settings, self._guard, host)
+        return self._caller
+
+    def _client_key(self) -> str | None:
+        key = getattr(self._client, "api_key", None)
+        return key if isinstance(key, str) else None
+
+    def _request(self) -> dict[str, Any]:
+        if self._timeout is None:
+            self._timeout = self.settings.request_timeout()
+        caching = self.settings.prompt_caching
+        ephemeral = {"type": "ephemeral"}
+        system: Any = self.system_prompt
+        tools = self.tools
+        if caching:
+            system = [{"type": "text", "text": self.system_prompt, "cache_control": ephemeral}]
+            tools = (
+                [*self.tools[:-1], {**self.tools[-1], "cache_control": ephemeral}] if self.tools else tools
+            )
+        return {
+            "model": self.settings.model,
+            "max_tokens": self.settings.max_tokens,
+            "system": system,
+            "tools": tools,
+            "messages": self.rendered_messages(cache_last=caching),
+            "timeout": self._timeout,
+        }
+
+    def rendered_messages(self, cache_last: bool = False) -> list[dict[str, Any]]:
+        """The history as it is sent: document-text results fenced with this session's nonce."""
+        return render(self.messages, self.nonce, cache_last)
+
+    # ------------------------------------------------------------------ history and transcript
+    def _append_user_text(self, text: str) -> None:
+        append_user_text(self.messages, text, self._pending_note)
+        self._pending_note = None
+
+    def _restore(self) -> None:
+        """Continue a saved conversation: earlier reads left out, a summary of what was changed."""
+        transcript = self.transcript
+        transcript.messages = repair(transcript.restored_messages())
+        self._pending_note = continuation_note(transcript.updated, transcript.continuation_summary())
+        transcript.log("restored")
+
+    def _record(self, event: AgentEvent, turn: Turn) -> None:
+        """Log an event in the transcript (text deltas gathered into one assistant entry)."""
+        if isinstance(event, TextDelta):
+            turn.text_buffer.append(event.text)
+            return
+        if isinstance(event, Retry):
+            turn.text_buffer.clear()
+            self.transcript.log("retry", reason=event.reason, discarded=event.discarded)
+            return
+        if turn.text_buffer:
+            incomplete = isinstance(event, ErrorEvent) or (
+                isinstance(event, TurnDone) and event.stop_reason == "cancelled"
+            )
+            entry: dict[str, Any] = {"text": "".join(turn.text_buffer)}
+            if incomplete:
+                entry["incomplete"] = True
+            self.transcript.log("assistant", **entry)
+            turn.text_buffer.clear()
+        data = event.to_dict()
+        kind = data.pop("kind")
+        if isinstance(event, TurnDone):
+            self.transcript.add_usage(event.usage)
+        self.transcript.log(kind, **data)
+
+
+__all__ = ["AgentSession", "Turn"]

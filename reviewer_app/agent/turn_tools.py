@@ -1,0 +1,267 @@
+"""One turn's tool calls: budgets, the identical-read shortcut, fencing and the UI's summaries.
+
+Every call the model makes goes through :meth:`TurnTools.run`, which applies the per-turn
+budgets of agent-loop.md before anything executes, runs the call with
+:func:`~reviewer_app.agent.executor.execute_tool_call`, and turns the envelope into what the
+model is sent (JSON, fenced when it carries document text; the plain error with ``is_error``)
+and what the UI is shown (a one-line summary and, for edits, the operations with their status).
+A failure of the loop's own making never escapes as an exception: the model gets it as an error.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .events import EditBatch, ToolResult
+from .executor import execute_tool_call
+from .prompt import DOCUMENT_TEXT_TOOLS, escape_fence_body, result_json
+from .suggest_changes import InvalidSuggestChangesOptionsError
+
+log = logging.getLogger(__name__)
+
+LIVE_READS = frozenset(("read_page", "read_selection"))
+EDIT_TOOLS = frozenset(("suggest_changes", "add_comment"))
+TOOL_BUDGET_SPENT = "tool budget for this turn is spent; summarize what you did and what remains"
+UNCHANGED: dict[str, bool] = {"unchanged": True}
+
+
+def live_budget_spent(name: str) -> str:
+    """The live-view budget's error: the tool budget's sentence, naming the tool."""
+    return f"{name} budget for this turn is spent; summarize what you did and what remains"
+
+
+@dataclass
+class Outcome:
+    """One executed (or refused) call: what the model is sent and what the UI sees."""
+
+    tool_use_id: str
+    name: str
+    envelope: dict[str, Any]
+    #: the tool_result content: JSON or the error sentence (``body`` before fencing)
+    body: str
+    is_error: bool
+    fenced: bool
+    result_event: ToolResult
+    edit_event: EditBatch | None = None
+
+    def block(self) -> dict[str, Any]:
+        """The tool_result block as the session stores it (the fence is added when sending)."""
+        block: dict[str, Any] = {"type": "tool_result", "tool_use_id": self.tool_use_id, "content": self.body}
+        if self.is_error:
+            block["is_error"] = True
+        if self.fenced:
+            block["_fence"] = True
+        return block
+
+
+@dataclass
+class TurnTools:
+    """Counters and the read cache of one turn (a turn = one user message until the model stops)."""
+
+    bridge: Any
+    options: Any = None
+    max_tool_calls: int = 40
+    max_live_reads: int = 6
+    review_mode: bool = False
+    calls: int = 0
+    live_reads: int = 0
+    ran: list[dict[str, Any]] = field(default_factory=list)
+    _reads: dict[str, str] = field(default_factory=dict)
+
+    # ------------------------------------------------------------------ budgets
+    def refusal(self, name: str) -> str | None:
+        """Count the call; the budget sentence when it may not run (checked before executing)."""
+        self.calls += 1
+        if self.calls > self.max_tool_calls:
+            return TOOL_BUDGET_SPENT
+        if name in LIVE_READS:
+            if self.live_reads >= self.max_live_reads:
+                return live_budget_spent(name)
+            self.live_reads += 1
+        return None
+
+    # ------------------------------------------------------------------ running
+    def execute(self, name: str, args: Any) -> dict[str, Any]:
+        """``execute_tool_call`` that cannot raise for anything a model sends."""
+        try:
+            return execute_tool_call(name, args, self.bridge, self.options)
+        except InvalidSuggestChangesOptionsError:
+            raise  # the host's mistake: found in development, never explained to the model
+        except Exception as error:  # the executor folds bridge errors already; this is the last net
+            log.warning("tool %s raised %s", name, type(error).__name__)
+            return {"ok": False, "error": str(error) or type(error).__name__}
+
+    def outcome(self, tool_use_id: str, name: str, args: Any, envelope: Mapping[str, Any]) -> Outcome:
+        """Turn an envelope into the model's tool_result and the UI's events."""
+        envelope = dict(envelope)
+        unchanged = False
+        if envelope.get("ok"):
+            result = envelope.get("result")
+            body = result_json(result)
+            if name in DOCUMENT_TEXT_TOOLS:
+                key = f"{name}\n{_canonical(args)}"
+                if self._reads.get(key) == body:
+                    unchanged = True
+                    body = result_json(UNCHANGED)
+                else:
+                    self._reads[key] = body
+                    body = escape_fence_body(body)
+            is_error, fenced = False, name in DOCUMENT_TEXT_TOOLS and not unchanged
+            summary = (
+                "unchanged since the same read earlier in this turn" if unchanged else summarize(name, result)
+            )
+            event = ToolResult(tool_use_id, name, True, summary, result=result, unchanged=unchanged)
+        else:
+            error = str(envelope.get("error") or "the tool failed")
+            body, is_error, fenced = error, True, False
+            event = ToolResult(tool_use_id, name, False, _clip(error), error=error)
+        edit = edit_batch(tool_use_id, name, args, envelope, self.review_mode) if name in EDIT_TOOLS else None
+        self.ran.append({"id": tool_use_id, "name": name, "ok": event.ok, "summary": event.summary})
+        return Outcome(tool_use_id, name, envelope, body, is_error, fenced, event, edit)
+
+    def refused(self, tool_use_id: str, name: str, message: str) -> Outcome:
+        """A call that did not run (a spent budget, a stopped turn): an error the model reads."""
+        event = ToolResult(tool_use_id, name, False, _clip(message), error=message)
+        return Outcome(tool_use_id, name, {"ok": False, "error": message}, message, True, False, event)
+
+
+# ----------------------------------------------------------------------------- helpers
+def _canonical(value: Any) -> str:
+    try:
+        return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def _clip(text: str, limit: int = 200) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def summarize(name: str, result: Any) -> str:
+    """One line for the chat's tool card (never the document text itself, beyond a heading)."""
+    if name in EDIT_TOOLS and isinstance(result, Mapping):
+        parts = [
+            f"{len(result.get(key) or [])} {key}"
+            for key in ("applied", "queued", "replayed", "skipped")
+            if result.get(key)
+        ]
+        return ", ".join(parts) or "nothing applied"
+    if isinstance(result, list):
+        noun = {"read_document": "block", "read_comments": "comment", "read_changes": "tracked change"}
+        return _count(len(result), noun.get(name, "story" if name == "list_stories" else "item"))
+    if not isinstance(result, Mapping):
+        return "done"
+    if name == "get_document_outline":
+        return _count(len(result.get("sections") or []), "section")
+    if name == "read_section":
+        heading = (result.get("heading") or {}).get("text") or ""
+        more = " (more follow)" if result.get("truncated") else ""
+        return f"{_count(len(result.get('blocks') or []), 'block')} of “{_clip(heading, 60)}”{more}"
+    if name == "find_text":
+        return _count(int(result.get("totalMatches") or 0), "match").replace("matchs", "matches")
+    if name == "read_page":
+        return f"page {result.get('page')}"
+    if name == "read_selection":
+        return f"selection ({len(result.get('text') or '')} characters)"
+    if name == "read_story":
+        return f"{len(result.get('text') or '')} characters"
+    if "replied" in result:
+        return "replied"
+    if "resolved" in result:
+        return "resolved" if result["resolved"] else "reopened"
+    if "shown" in result:
+        return "shown" if result["shown"] else "could not show it"
+    if "scrolled" in result:
+        return "scrolled" if result["scrolled"] else "could not scroll"
+    return "done"
+
+
+def _input_operations(name: str, args: Any) -> list[Any]:
+    """The operations as the model sent them (JSON strings decoded the way the parser does)."""
+    if name == "add_comment":
+        if not isinstance(args, Mapping):
+            return []
+        op: dict[str, Any] = {"type": "commentOnBlock", "id": "comment-1"}
+        op.update({k: args[k] for k in ("blockId", "quote", "precondition") if k in args})
+        if "text" in args:
+            op["comment"] = {"text": args["text"]}
+        return [op]
+    if isinstance(args, str):
+        try:
+            args = json.loads(args)
+        except ValueError:
+            return []
+    operations = args.get("operations") if isinstance(args, Mapping) else None
+    if isinstance(operations, str):
+        try:
+            operations = json.loads(operations)
+        except ValueError:
+            return []
+    if not isinstance(operations, list):
+        return []
+    decoded = []
+    for op in operations:
+        if isinstance(op, str):
+            with contextlib.suppress(ValueError):
+                op = json.loads(op)
+        decoded.append(op)
+    return decoded
+
+
+def edit_batch(
+    tool_use_id: str, name: str, args: Any, envelope: Mapping[str, Any], review_mode: bool
+) -> EditBatch:
+    """Per-operation status from the suggest_changes / add_comment summary (§5.9).
+
+    Receipts and issues carry the input index of the operation they belong to; skipped entries
+    carry the plain-language reason the model was sent.
+    """
+    mode = "review" if review_mode else "tracked-changes"
+    operations = _input_operations(name, args)
+    if not envelope.get("ok"):
+        error = str(envelope.get("error") or "")
+        rows = [_row(op, index, "rejected") for index, op in enumerate(operations)]
+        return EditBatch(tool_use_id, name, mode, rows, error=error)
+    result = envelope.get("result") or {}
+    status_of: dict[str, str] = {}
+    for key, status in (("applied", "applied"), ("queued", "queued"), ("replayed", "replayed")):
+        for entry in result.get(key) or []:
+            status_of[str(entry.get("id"))] = status
+    reasons = {str(entry.get("id")): entry.get("reason") for entry in result.get("skipped") or []}
+    id_at: dict[int, str] = {}
+    for entry in [*(result.get("receipts") or []), *(result.get("issues") or [])]:
+        index = entry.get("operationIndex")
+        if isinstance(index, int) and index >= 0 and entry.get("operationId") is not None:
+            id_at.setdefault(index, str(entry["operationId"]))
+    rows = []
+    for index, op in enumerate(operations):
+        op_id = id_at.get(index) or (str(op.get("id")) if isinstance(op, Mapping) and op.get("id") else None)
+        if op_id is not None and op_id in reasons:
+            rows.append(_row(op, index, "skipped", op_id, reasons[op_id]))
+        elif op_id is not None and op_id in status_of:
+            rows.append(_row(op, index, status_of[op_id], op_id))
+        else:
+            rows.append(_row(op, index, "unknown", op_id))
+    return EditBatch(tool_use_id, name, mode, rows)
+
+
+def _row(
+    op: Any, index: int, status: str, op_id: str | None = None, reason: str | None = None
+) -> dict[str, Any]:
+    row: dict[str, Any] = {"index": index, "status": status}
+    if op_id is not None:
+        row["id"] = op_id
+    row["operation"] = op
+    if reason is not None:
+        row["reason"] = reason
+    return row

@@ -1,0 +1,194 @@
+"""``reviewer agent FILE "instruction"``: one agent turn from the terminal, the same loop the app runs.
+
+The answer streams to standard output; each tool call, its result and every edit (with its
+status) are reported on standard error, so ``> answer.txt`` keeps only the prose. ``--json``
+prints every event as one JSON line instead, for scripts. FILE is never changed in place: in
+tracked mode the changes are saved to OUT (``-o``); in review mode they wait as proposals in the
+review queue the app shows for OUT (or for FILE without ``-o``). The conversation is saved as
+the document's transcript, so opening OUT in the app shows it, edit cards included.
+
+Exit status: 0 the turn finished; 1 OUT could not be written; 2 nothing was done (usage, FILE
+cannot be opened, no model configured); 3 the model server failed (what applied before is
+still saved); 130 stopped with Ctrl-C (nothing saved). ``anthropic`` is imported only when the
+command runs; nothing here imports PySide6.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+from .cli_common import PROG, CliError, check_file, open_reviewer, output_path, save_output
+
+EXIT_MODEL_FAILED = 3
+
+_EPILOG = """\
+exit status:
+  0    the turn finished (OUT written when -o is given)
+  1    OUT could not be written; FILE is unchanged
+  2    nothing was done: a usage error, FILE cannot be opened, or no model is configured
+  3    the model server failed; what applied before the failure is still saved to OUT
+  130  stopped with Ctrl-C; nothing was saved
+
+The model: --model / REVIEWER_MODEL; the server: --base-url / ANTHROPIC_BASE_URL (Anthropic's API
+by default; any server speaking the Anthropic Messages API, e.g. Ollama, for offline work); the key:
+the ANTHROPIC_API_KEY environment variable, else the one stored in Reviewer's settings (keyring)."""
+
+
+def add_agent_command(sub: Any) -> None:
+    """The ``agent`` parser."""
+    agent = sub.add_parser(
+        "agent",
+        prog=f"{PROG} agent",
+        help="run one agent turn on FILE from the terminal",
+        description=textwrap.fill(
+            "Send one instruction to the agent about FILE and stream its answer. Every change it makes "
+            "is a tracked change or a comment (tracked mode, saved to OUT) or a proposal waiting in the "
+            "review queue (review mode); nothing is accepted, rejected or finalized.",
+            width=90,
+        ),
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    agent.add_argument("file", metavar="FILE", help="the .docx to work on (it is not changed)")
+    agent.add_argument("instruction", help="what to do, in plain words")
+    agent.add_argument("-o", "--output", metavar="OUT", help="save the document here afterwards")
+    agent.add_argument(
+        "--mode",
+        choices=("tracked", "review"),
+        default="tracked",
+        help="tracked: changes go into the document as tracked changes (default); review: proposals",
+    )
+    agent.add_argument("--model", metavar="M", help="the model name")
+    agent.add_argument("--base-url", metavar="URL", help="the model server")
+    agent.add_argument("--max-tokens", type=int, metavar="N", help="most tokens per model reply")
+    agent.add_argument("--json", action="store_true", help="print every event as a JSON line")
+
+
+# ----------------------------------------------------------------------------- printing
+class _Printer:
+    """Prose to stdout as it streams; tool activity to stderr; or JSON lines to stdout."""
+
+    def __init__(self, as_json: bool) -> None:
+        self.as_json = as_json
+        self.at_line_start = True
+
+    def __call__(self, event: Any) -> None:
+        if self.as_json:
+            sys.stdout.write(json.dumps(event.to_dict(), ensure_ascii=False, default=str) + "\n")
+            sys.stdout.flush()
+            return
+        kind = event.kind
+        if kind == "text_delta":
+            sys.stdout.write(event.text)
+            sys.stdout.flush()
+            self.at_line_start = event.text.endswith("\n")
+            return
+        self._end_line()
+        if kind == "tool_call":
+            self._note(f"→ {event.name} {_short(event.input)}")
+        elif kind == "tool_result":
+            self._note(f"  {'ok' if event.ok else 'error'}: {event.summary}")
+        elif kind == "edit_batch":
+            for row in event.operations:
+                op = row.get("operation") if isinstance(row.get("operation"), dict) else {}
+                target = op.get("blockId") or (op.get("range") or {}).get("blockId") or ""
+                reason = f": {row['reason']}" if row.get("reason") else ""
+                self._note(f"  [{row['status']}] {op.get('type', '?')} {target}{reason}")
+            if event.error:
+                self._note(f"  [rejected] {event.error}")
+        elif kind == "retry":
+            self._note(f"(the stream {event.reason}; trying once more)")
+        elif kind == "error":
+            self._note(f"error: {event.message}")
+        elif kind == "turn_done":
+            if event.note:
+                self._note(event.note)
+            usage = event.usage
+            tokens = f"{usage.get('input_tokens', 0)} input / {usage.get('output_tokens', 0)} output tokens"
+            self._note(
+                f"({event.stop_reason}; {event.round_trips} model round trips, "
+                f"{event.tool_calls} tool calls, {tokens})"
+            )
+
+    def _end_line(self) -> None:
+        if not self.at_line_start:
+            sys.stdout.write("\n")
+            sys.stdout.flush()
+            self.at_line_start = True
+
+    @staticmethod
+    def _note(text: str) -> None:
+        sys.stderr.write(text + "\n")
+        sys.stderr.flush()
+
+
+def _short(value: Any, limit: int = 100) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# ----------------------------------------------------------------------------- the command
+async def _turn(session: Any, instruction: str, printer: _Printer) -> str:
+    try:
+        stop_reason = "error"
+        async for event in session.send(instruction):
+            printer(event)
+            if event.kind == "turn_done":
+                stop_reason = event.stop_reason
+        return stop_reason
+    finally:
+        await session.aclose()
+
+
+def run_agent(ns: argparse.Namespace) -> int:
+    """``reviewer agent``."""
+    from .agent.session import AgentSession
+    from .agent.settings import AgentNotConfiguredError, AgentSettings
+    from .agent.transcript import Transcript, TranscriptStore, document_identity
+
+    target = output_path("agent", ns.output) if ns.output else None
+    check_file(ns.file)
+    if ns.max_tokens is not None and ns.max_tokens < 1:
+        raise CliError("--max-tokens must be a positive whole number.")
+    settings = AgentSettings.from_environment(model=ns.model, base_url=ns.base_url, max_tokens=ns.max_tokens)
+    try:
+        settings.check()
+    except AgentNotConfiguredError as exc:
+        raise CliError(str(exc)) from None
+    reviewer = open_reviewer(ns.file)
+    if ns.mode == "review":
+        from .agent.review_queue import ReviewQueueBridge
+
+        bridge: Any = ReviewQueueBridge(reviewer)
+    else:
+        from .agent.bridge import create_reviewer_bridge
+
+        bridge = create_reviewer_bridge(reviewer)
+    # the conversation belongs to the document that carries its changes; one already kept for
+    # it (the app's, or an earlier run's) is continued, never overwritten
+    keyed = target if target is not None else (Path(ns.file) if ns.mode == "review" else None)
+    identity = document_identity(reviewer)
+    store = TranscriptStore()
+    transcript = (store.load(keyed, identity) if keyed is not None else None) or Transcript(
+        document_path=str(keyed.resolve()) if keyed is not None else None, identity=identity
+    )
+    session = AgentSession(bridge, settings, transcript=transcript, document_name=Path(ns.file).name)
+    printer = _Printer(ns.json)
+    try:
+        stop_reason = asyncio.run(_turn(session, ns.instruction, printer))
+    except KeyboardInterrupt:
+        sys.stderr.write("\nstopped; nothing was saved.\n")
+        return 130
+    if target is not None:
+        save_output(bridge.save_document if ns.mode == "review" else reviewer.save, target)
+    elif ns.mode == "tracked" and not ns.json:
+        sys.stderr.write("(no -o OUT: the changes were not saved)\n")
+    session.store = store  # saved only now that the document it describes exists
+    session.save()
+    return EXIT_MODEL_FAILED if stop_reason == "error" else 0
