@@ -1,0 +1,123 @@
+"""Open the two versions safely, whatever form they come in, without ever changing them.
+
+A version may be a path, the bytes of a .docx, or an open :class:`~..reviewer.DocxReviewer`.
+Paths and bytes go through the package's archive guards (sizes, ratios, member counts, safe XML);
+a refusal becomes a :class:`~.errors.CompareInputError` with the contract's code.
+
+A version with pending tracked changes is compared as its chosen view: ``final`` (accepted) or
+``original`` (rejected). The snapshot's clean text already is each block's accepted text, so a
+final view is read as it is unless accepting would reshape the blocks (a pending paragraph-mark,
+row or cell deletion still reads as two blocks where the accepted document has one); then, and
+for every original view, the changes are resolved on a copy: an open reviewer's bytes are
+reopened, so the caller's session is never touched.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from ..document import WordDocument
+from ..errors import DocxOpenError, PackageTooLargeError
+from ..reviewer import DocxReviewer
+from ..xmlutil import REVISION_RANGES, REVISION_RECORDS, REVISION_WRAPPERS, W
+from .errors import CompareInputError, CompareOptionError
+
+_REVISIONS = tuple(W + t for t in (*REVISION_WRAPPERS, *REVISION_RECORDS, *REVISION_RANGES))
+_STORY_PARTS = ("header", "footer", "footnotes", "endnotes")
+_CELL_CHANGES = tuple(W + t for t in ("cellDel", "cellMerge"))
+_DEL, _MOVE_FROM, _RPR, _PPR, _TRPR = W + "del", W + "moveFrom", W + "rPr", W + "pPr", W + "trPr"
+
+Source = str | os.PathLike[str] | bytes | bytearray | memoryview | DocxReviewer
+
+
+def _code(error: DocxOpenError) -> str:
+    if isinstance(error, PackageTooLargeError):
+        return "too-many-entries" if "-file safety limit" in error.detail else "input-too-large"
+    return "load-failed"
+
+
+def _story_roots(doc: WordDocument) -> list:
+    package = doc.package
+    roots = [doc.root]
+    for rel in package.relationships(doc.main_part):
+        story = rel.rel_type.rsplit("/", 1)[-1] in _STORY_PARTS and rel.target.endswith(".xml")
+        if story and not rel.external and package.has_part(rel.target):
+            roots.append(package.xml(rel.target))
+    return roots
+
+
+def has_pending_changes(doc: WordDocument) -> bool:
+    """True when the main story or a header, footer or note part holds a tracked change."""
+    return any(next(root.iter(*_REVISIONS), None) is not None for root in _story_roots(doc))
+
+
+def changes_block_structure(doc: WordDocument) -> bool:
+    """True when accepting would join, drop or reshape blocks: a deleted paragraph mark, row or cell.
+
+    Other pending changes (words inserted or deleted, formatting) are already applied in the
+    snapshot's clean text, which *is* the accepted view of each block.
+    """
+    for root in _story_roots(doc):
+        if next(root.iter(*_CELL_CHANGES), None) is not None:
+            return True
+        for el in root.iter(_DEL, _MOVE_FROM):
+            parent = el.getparent()
+            if parent is not None and (parent.tag == _TRPR or (parent.tag == _RPR and _in_ppr(parent))):
+                return True
+    return False
+
+
+def _in_ppr(rpr: Any) -> bool:
+    parent = rpr.getparent()
+    return parent is not None and parent.tag == _PPR
+
+
+def open_resolved(
+    source: Any, role: str, view: str, copy: bool = False, author: str | None = None, whole: bool = False
+) -> DocxReviewer:
+    """A reviewer over ``source`` reading as ``view`` ("final" or "original") of its pending changes.
+
+    ``original`` rejects every pending change. ``final`` accepts them when accepting changes the
+    block structure, or always with ``whole`` (the redline's base, which must hold no change but
+    the comparison's own). A caller's open reviewer is copied before anything is resolved;
+    ``copy`` asks for a copy in any case.
+    """
+    reviewer = open_source(source, role, copy=copy, author=author)
+    if view == "final" and not whole:
+        needed = changes_block_structure(reviewer.document)
+    else:
+        needed = has_pending_changes(reviewer.document)
+    if not needed:
+        return reviewer
+    if reviewer is source:
+        reviewer = open_source(source, role, copy=True, author=author)
+    if view == "final":
+        reviewer.accept_all()
+    else:
+        reviewer.reject_all()
+    return reviewer
+
+
+def open_source(source: Any, role: str, copy: bool = False, author: str | None = None) -> DocxReviewer:
+    """A reviewer over ``source`` (``role`` is "base" or "revised", for messages).
+
+    With ``copy`` the result is always a fresh session the caller may change.
+    """
+    kwargs: dict[str, Any] = {} if author is None else {"author": author}
+    try:
+        if isinstance(source, DocxReviewer):
+            if not copy:
+                return source
+            reviewer = DocxReviewer.from_bytes(source.to_bytes(), path=source.path, **kwargs)
+        elif isinstance(source, bytes | bytearray | memoryview):
+            reviewer = DocxReviewer.from_bytes(bytes(source), **kwargs)
+        elif isinstance(source, str | os.PathLike):
+            reviewer = DocxReviewer.open(source, **kwargs)
+        else:
+            raise CompareOptionError(
+                role, type(source).__name__, f"The {role} document must be a path, bytes or a DocxReviewer."
+            )
+    except DocxOpenError as exc:
+        raise CompareInputError(_code(exc), role, exc.detail) from None
+    return reviewer

@@ -1,0 +1,262 @@
+"""``generate_redline_docx``: the base package with the revised version's differences as tracked changes.
+
+The base is opened as a copy (the caller's input never changes) and resolved to its chosen view
+first (``final`` accepts its pending changes, ``original`` rejects them), so the redline holds only
+the comparison's own changes. The revised version is read as ``final`` or ``original`` the same
+way. Stories pair up; each paired story is aligned, planned (:mod:`.redline_plan`) and written
+through the edit engine in several kinds of pass: the plan itself; fallbacks for operations the
+engine refused (a row it cannot delete loses its words instead; a change spanning a note
+reference is written around it); insertions at the story's end that follow a new table; and
+the splits that cut paragraphs added inside a table cell off their host. A story only one
+version has cannot be written as a tracked change and is reported in ``unprocessedStories``.
+Refusals the engine makes are reported in ``skipped`` with its reason, except a blank paragraph
+it must keep (one that ends a section or a cell): that is layout, not text.
+
+All revisions of one redline share one date and one author, draw ids from one counter across
+every part, and new paragraphs get paraIds no other part uses.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Iterable
+from typing import Any
+
+from lxml import etree
+
+from ..document import WordDocument
+from ..edit.batch import ContractError, parse_batch
+from ..edit.engine import Applier
+from ..edit.stamp import RevisionStamp, Stamper, utc_now
+from ..xmlutil import W14, W
+from .align import align
+from .errors import CompareOptionError
+from .inputs import open_resolved
+from .model import Budget, entries
+from .privacy import apply_to_package, resolve_transforms
+from .redline_ops import SPLIT_SEPARATOR, Planned, StoryPlan
+from .redline_plan import plan_story
+from .stories import Story, StoryDocument, pair_stories, read_stories
+
+DEFAULT_AUTHOR = "Reviewer compare"
+VIEWS = ("original", "final")
+_P, _TR, _TBL, _SDT, _PARA_ID = W + "p", W + "tr", W + "tbl", W + "sdt", W14 + "paraId"
+_STORY_PARTS = ("header", "footer", "footnotes", "endnotes", "comments")
+
+
+def _check_view(option: str, value: Any) -> str:
+    if value not in VIEWS:
+        raise CompareOptionError(option, value, f"{option} must be original or final.")
+    return value
+
+
+class _Writer:
+    """Applies story plans to the base document and collects what was applied and refused."""
+
+    def __init__(self, doc: WordDocument, author: str) -> None:
+        self.doc = doc
+        self.author = author
+        self.date = utc_now()
+        self.floor = Stamper(doc, author).next_revision_id - 1
+        self.op_ids = itertools.count(1)
+        self.applied: list[dict[str, Any]] = []
+        self.skipped: list[dict[str, Any]] = []
+
+    def refuse(self, reason: str) -> None:
+        self.skipped.append({"id": f"redline-{next(self.op_ids)}", "reason": reason})
+
+    def write(self, story: Story, plan: StoryPlan) -> None:
+        """Apply ``plan`` to ``story`` of the base document: the plan, fallbacks, then splits."""
+        for reason in plan.refused:
+            self.refuse(reason)
+        first = plan.first_pass
+        if not first and not plan.tail:
+            return
+        main = story.handle["type"] == "main"
+        doc = self.doc if main else StoryDocument(self.doc, story.part, story.container)
+        applier = Applier(doc, self.author, RevisionStamp(self.date, self.floor))
+        done = self._pass(doc, applier, first)
+        fallbacks = [f for p in first if done.get(id(p)) is False for f in p.fallback]
+        if fallbacks:
+            self._pass(doc, applier, fallbacks)
+        for stage in plan.tail:
+            last = _last_block(story.container)
+            for planned in stage:
+                planned.target = last
+            self._pass(doc, applier, stage)
+        hosts = {p.target for p in first if p.op["type"] == "replaceBlock" and done.get(id(p))}
+        splits = [s for s in plan.splits if s.host in hosts]
+        while splits:
+            batch = [
+                Planned(
+                    {"type": "splitBlock", "offset": s.offsets.pop(), "separator": SPLIT_SEPARATOR}, s.host
+                )
+                for s in splits
+            ]
+            result = self._pass(doc, applier, batch)
+            splits = [s for s, p in zip(splits, batch, strict=True) if s.offsets and result.get(id(p))]
+
+    def _pass(self, doc: WordDocument, applier: Applier, planned: list[Planned]) -> dict[int, bool]:
+        """Send ``planned`` as one batch; return, per planned op, whether it applied.
+
+        A refused op with a fallback is not reported (its fallback is); one the contract parser
+        rejects is reported with the parser's message and left out of the batch.
+        """
+        blocks = {b.element: b for b in doc.snapshot().blocks if b.element is not None}
+        ops: list[dict[str, Any]] = []
+        by_id: dict[str, Planned] = {}
+        blank_deletes: set[str] = set()
+        outcome: dict[int, bool] = {}
+        for p in planned:
+            block = blocks.get(p.target)
+            if block is None:
+                outcome[id(p)] = False
+                if not p.fallback:
+                    self.refuse(f"{p.op['type']}: its target paragraph is no longer in the story")
+                continue
+            op = {"id": f"redline-{next(self.op_ids)}", **p.op}
+            if "range" in op:
+                op["range"] = {**op["range"], "blockId": block.id}
+            else:
+                op["blockId"] = block.id
+            if op["type"] == "deleteBlock" and not block.normalized:
+                blank_deletes.add(op["id"])
+            ops.append(op)
+            by_id[op["id"]] = p
+        ops = self._valid(ops, by_id, outcome)
+        if not ops:
+            return outcome
+        result = applier.apply({"version": 1, "mode": "tracked-changes", "operations": ops})
+        self.floor = max(self.floor, result["nextRevisionId"] - 1)
+        self.applied.extend(result["applied"])
+        for entry in result["applied"]:
+            outcome[id(by_id[entry["id"]])] = True
+        noop = {issue["operationId"] for issue in result["issues"] if issue["code"] == "noopOperation"}
+        for entry in result["skipped"]:
+            p = by_id[entry["id"]]
+            outcome[id(p)] = False
+            if p.fallback or (entry["id"] in noop and entry["id"] in blank_deletes):
+                continue  # a blank paragraph the engine must keep (it ends a section or a cell)
+            self.skipped.append(entry)
+        return outcome
+
+    def _valid(
+        self, ops: list[dict[str, Any]], by_id: dict[str, Planned], outcome: dict[int, bool]
+    ) -> list[dict[str, Any]]:
+        """The ops the contract parser accepts (one bad op must not sink the whole story)."""
+        try:
+            parse_batch({"version": 1, "operations": ops})
+            return ops
+        except ContractError:
+            pass
+        good = []
+        for op in ops:
+            try:
+                parse_batch({"version": 1, "operations": [op]})
+                good.append(op)
+            except ContractError as exc:
+                outcome[id(by_id[op["id"]])] = False
+                self.skipped.append({"id": op["id"], "reason": f"{op['type']} could not be expressed: {exc}"})
+        return good
+
+
+def _last_block(container: etree._Element) -> etree._Element | None:
+    """The paragraph an insertion at the end of ``container`` anchors on: its last paragraph, or a
+    paragraph of its last table (an insertion anchored in a table goes after the whole table)."""
+    for child in reversed(container):
+        if child.tag == _P:
+            return child
+        if child.tag in (_TBL, _SDT):
+            inner = child.findall(f".//{_P}")
+            if inner:
+                return inner[0] if child.tag == _TBL else inner[-1]
+    return None
+
+
+def _story_roots(doc: WordDocument) -> list[tuple[str, etree._Element]]:
+    roots = [(doc.main_part, doc.root)]
+    for rel in doc.package.relationships(doc.main_part):
+        suffix = rel.rel_type.rsplit("/", 1)[-1]
+        wanted = not rel.external and suffix in _STORY_PARTS and rel.target.endswith(".xml")
+        if wanted and doc.package.has_part(rel.target) and all(rel.target != name for name, _ in roots):
+            roots.append((rel.target, doc.package.xml(rel.target)))
+    return roots
+
+
+def _para_id_holders(roots: Iterable[tuple[str, etree._Element]]) -> Iterable[tuple[str, etree._Element]]:
+    for name, root in roots:
+        for el in root.iter(_P, _TR):
+            if el.get(_PARA_ID):
+                yield name, el
+
+
+def _unique_para_ids(doc: WordDocument, before: set[etree._Element]) -> None:
+    """New paragraphs whose paraId another part already uses get a fresh one (ooxml-rules §5.8).
+
+    Each story's batch mints paraIds unique within its own part; only across parts can two meet.
+    Paragraphs the input already had keep theirs, duplicates included (not ours to change).
+    """
+    roots = _story_roots(doc)
+    used = {el.get(_PARA_ID, "").upper() for _, el in _para_id_holders(roots)}
+    seen: set[str] = {el.get(_PARA_ID, "").upper() for el in before}
+    rng = random.Random(len(used))
+    for name, el in _para_id_holders(roots):
+        if el in before:
+            continue
+        value = el.get(_PARA_ID, "").upper()
+        if value in seen:
+            fresh = value
+            while fresh in used:
+                fresh = format(rng.randrange(1, 0x80000000), "08X")
+            used.add(fresh)
+            el.set(_PARA_ID, fresh)
+            doc.package.mark_dirty(name)
+            value = fresh
+        seen.add(value)
+
+
+def generate_redline_docx(
+    base: Any,
+    revised: Any,
+    author: str = DEFAULT_AUTHOR,
+    base_view: str = "final",
+    revised_view: str = "final",
+    privacy: Any = None,
+) -> dict[str, Any]:
+    """The base package with the differences to ``revised`` written as tracked changes (contract §10).
+
+    Returns ``{buffer, applied, skipped, unprocessedStories, privacyReport}``. Raises
+    :class:`~.errors.CompareOptionError` for a bad view, author or privacy transform and
+    :class:`~.errors.CompareInputError` when a document cannot be opened safely.
+    """
+    _check_view("baseView", base_view)
+    _check_view("revisedView", revised_view)
+    if not isinstance(author, str) or not author.strip():
+        raise CompareOptionError("author", author, "author must be a non-empty name.")
+    transforms = resolve_transforms(privacy)
+    base_reviewer = open_resolved(base, "base", base_view, copy=True, author=author, whole=True)
+    revised_reviewer = open_resolved(revised, "revised", revised_view)
+    doc = base_reviewer.document
+    before = {el for _, el in _para_id_holders(_story_roots(doc))}
+    writer = _Writer(doc, author)
+    budget = Budget()
+    move_ids = itertools.count(1)
+    unprocessed: list[dict[str, Any]] = []
+    for b, r in pair_stories(read_stories(doc), read_stories(revised_reviewer.document)):
+        if b is None or r is None:
+            reason = "missing-base-story" if b is None else "missing-revised-story"
+            handles = {"baseStory": b.handle if b else None, "revisedStory": r.handle if r else None}
+            unprocessed.append({**handles, "reason": reason})
+            continue
+        events = align(entries(b.blocks), entries(r.blocks), budget)
+        writer.write(b, plan_story(events, doc.styles, doc.numbering, budget, move_ids))
+    _unique_para_ids(doc, before)
+    report = apply_to_package(doc.package, doc.main_part, transforms)
+    return {
+        "buffer": base_reviewer.to_bytes(),
+        "applied": writer.applied,
+        "skipped": writer.skipped,
+        "unprocessedStories": unprocessed,
+        "privacyReport": report,
+    }
