@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 ELLIPSIS = "…"
+_COUNTS = ("added", "deleted", "modified", "formatChanged", "moved", "metadataChanged", "unchanged")
 EDGE_CHARS = 30
 
 
@@ -58,8 +59,8 @@ def _json(value: Any) -> str:
 
 def format_version_diff_for_llm(diff: dict[str, Any]) -> str:
     """The diff as lines joined by ``\\n`` (contract §10, exact)."""
-    counts = diff["summaryCounts"]
-    changed = counts.get("metadataChanged", 0)
+    counts = {key: diff["summaryCounts"].get(key, 0) for key in _COUNTS}
+    changed = counts["metadataChanged"]
     metadata = f", {changed} metadata-changed" if changed > 0 else ""
     lines = [
         f"Version diff: {counts['added']} added, {counts['deleted']} deleted, {counts['modified']} modified, "

@@ -18,6 +18,15 @@ MARKER = re.compile(r"\[\^e?\d+\]")
 _TOKEN = re.compile(r"\s+|\S+")
 
 
+def without_markers(text: str) -> str:
+    """``text`` with its note markers left out: what a *new* paragraph of the redline can say.
+
+    A revised-only paragraph's notes are not in the base package, and a marker written as text
+    would read as a reference that is not there.
+    """
+    return MARKER.sub("", text) if "[^" in text else text
+
+
 def markers(text: str) -> list[str]:
     """The note markers of a clean text, in order."""
     return MARKER.findall(text) if "[^" in text else []

@@ -44,6 +44,9 @@ _AUTHORED_PARTS = (
 )
 _W15 = "{%s}" % NS["w15"]
 _W16CEX = "{%s}" % NS["w16cex"]
+_W16DU = "{http://schemas.microsoft.com/office/word/2023/wordml/word16du}"
+#: Date attributes of revisions and comments (``w16du:dateUtc`` is Word's UTC twin of ``w:date``).
+_DATES = (W + "date", _W16CEX + "dateUtc", _W16DU + "dateUtc")
 
 
 def resolve_transforms(privacy: Any) -> list[str]:
@@ -121,7 +124,7 @@ def _neutralize(root: etree._Element, attribution: bool, timestamps: bool) -> bo
             del el.attrib[W + "initials"]
             changed = True
         if timestamps:
-            for name in (W + "date", _W16CEX + "dateUtc"):
+            for name in _DATES:
                 if name in el.attrib:
                     del el.attrib[name]
                     changed = True

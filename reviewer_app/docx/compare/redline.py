@@ -6,8 +6,8 @@ the comparison's own changes. The revised version is read as ``final`` or ``orig
 way. Stories pair up; each paired story is aligned, planned (:mod:`.redline_plan`) and written
 through the edit engine in several kinds of pass: the plan itself; fallbacks for operations the
 engine refused (a row it cannot delete loses its words instead; a change spanning a note
-reference is written around it); insertions at the story's end that follow a new table; and
-the splits that cut paragraphs added inside a table cell off their host. A story only one
+reference is written around it); insertions at the story's end when a new table is among them;
+and the splits that cut paragraphs added inside a table cell off their host. A story only one
 version has cannot be written as a tracked change and is reported in ``unprocessedStories``.
 Refusals the engine makes are reported in ``skipped`` with its reason, except a blank paragraph
 it must keep (one that ends a section or a cell): that is layout, not text.
@@ -41,7 +41,7 @@ from .stories import Story, StoryDocument, pair_stories, read_stories
 
 DEFAULT_AUTHOR = "Reviewer compare"
 VIEWS = ("original", "final")
-_P, _TR, _TBL, _SDT, _PARA_ID = W + "p", W + "tr", W + "tbl", W + "sdt", W14 + "paraId"
+_P, _TR, _TBL, _PARA_ID = W + "p", W + "tr", W + "tbl", W14 + "paraId"
 _STORY_PARTS = ("header", "footer", "footnotes", "endnotes", "comments")
 
 
@@ -80,11 +80,11 @@ class _Writer:
         fallbacks = [f for p in first if done.get(id(p)) is False for f in p.fallback]
         if fallbacks:
             self._pass(doc, applier, fallbacks)
-        for stage in plan.tail:
-            last = _last_block(story.container)
-            for planned in stage:
-                planned.target = last
-            self._pass(doc, applier, stage)
+        if plan.tail:
+            sentinel = _following(plan.tail_after) if plan.tail_after is not None else None
+            for planned in plan.tail:
+                planned.target = sentinel if sentinel is not None and sentinel.tag == _P else None
+            self._pass(doc, applier, plan.tail)
         hosts = {p.target for p in first if p.op["type"] == "replaceBlock" and done.get(id(p))}
         splits = [s for s in plan.splits if s.host in hosts]
         while splits:
@@ -161,17 +161,10 @@ class _Writer:
         return good
 
 
-def _last_block(container: etree._Element) -> etree._Element | None:
-    """The paragraph an insertion at the end of ``container`` anchors on: its last paragraph, or a
-    paragraph of its last table (an insertion anchored in a table goes after the whole table)."""
-    for child in reversed(container):
-        if child.tag == _P:
-            return child
-        if child.tag in (_TBL, _SDT):
-            inner = child.findall(f".//{_P}")
-            if inner:
-                return inner[0] if child.tag == _TBL else inner[-1]
-    return None
+def _following(el: etree._Element) -> etree._Element | None:
+    """The block after ``el`` (after its outermost table when ``el`` sits in one)."""
+    tables = list(el.iterancestors(_TBL))
+    return (tables[-1] if tables else el).getnext()
 
 
 def _story_roots(doc: WordDocument) -> list[tuple[str, etree._Element]]:

@@ -37,6 +37,7 @@ from ..numbering import NumberingDefinitions
 from ..styles import StyleIndex
 from ..xmlutil import W
 from .model import Budget, Entry, kept_share, word_count_at_least
+from .notes import without_markers
 
 _TR, _TC, _TBL, _P = W + "tr", W + "tc", W + "tbl", W + "p"
 _SDT, _CUSTOM_XML = W + "sdt", W + "customXml"
@@ -68,14 +69,15 @@ class Split:
 class StoryPlan:
     """Operations for one story: the first pass (insertions, then the rest), later passes, refusals.
 
-    ``tail`` holds insertions at the story's end that must wait for an earlier pass (a new table
-    there, and whatever follows it); their target is None, meaning "the story's last block when
-    this pass runs".
+    ``tail`` holds insertions at the story's end that go, in a second pass, before the blank
+    paragraph the first pass inserts after ``tail_after`` (see ``Planner._finish_end``); their
+    target is filled in then.
     """
 
     inserts: list[Planned] = field(default_factory=list)
     edits: list[Planned] = field(default_factory=list)
-    tail: list[list[Planned]] = field(default_factory=list)
+    tail: list[Planned] = field(default_factory=list)
+    tail_after: etree._Element | None = None
     splits: list[Split] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)  # what could not be expressed, in words
 
@@ -151,7 +153,7 @@ def insert_fields(
     block: Block, anchor: Block | None, styles: StyleIndex, numbering: NumberingDefinitions
 ) -> dict[str, Any]:
     """Paragraph properties an inserted copy of ``block`` states, so it does not take its anchor's."""
-    fields: dict[str, Any] = {"text": block.text}
+    fields: dict[str, Any] = {"text": without_markers(block.text)}
     if "\n" in block.text or "\r" in block.text:
         fields["lineBreakMode"] = "inline"
     if block.style_id and styles.is_paragraph_style(block.style_id):

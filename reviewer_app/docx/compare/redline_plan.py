@@ -15,10 +15,11 @@ from lxml import etree
 
 from ..numbering import NumberingDefinitions
 from ..styles import StyleIndex
+from ..xmlutil import W
 from .align import Event
 from .formatting import format_ranges
 from .model import Budget, Entry
-from .notes import segment_edits, with_base_markers
+from .notes import segment_edits, with_base_markers, without_markers
 from .redline_ops import (
     _P,
     _TBL,
@@ -36,6 +37,8 @@ from .redline_ops import (
     range_op,
 )
 
+#: How far (in alignment events) a paragraph added in a cell looks for a neighbour of its cell.
+_HOST_WINDOW = 200
 _LINE_BREAKS = re.compile("\r\n|[\r\n\u2028\u2029]")
 
 
@@ -69,6 +72,7 @@ class Planner:
         self.done: set[int] = set()
         self.done_elements: set[etree._Element] = set()
         self.unpaired_moves: set[str] = set()
+        self.trailing: list[Planned] = []
         # host pair (by id of its base entry) -> (texts added before it, texts added after it)
         self.hosted: dict[int, tuple[list[str], list[str]]] = {}
 
@@ -99,6 +103,7 @@ class Planner:
             else:
                 self._added(index, event.revised, row_inserts)
         self._order_rows(row_inserts)
+        self._finish_end()
         for planned in self.plan.edits:
             if planned.op.get("moveId") in self.unpaired_moves:
                 del planned.op["moveId"]
@@ -120,12 +125,26 @@ class Planner:
         body = [e for e in self.base if e.block.element is not None and not e.in_table]
         anyone = [e for e in self.base if e.block.element is not None]
         self.last = body[-1] if body else (anyone[-1] if anyone else None)
+        # The story's last paragraph, when it ends the story and ends up with no words (it is
+        # deleted, or blank and paired with a blank), can take what the revised version adds at
+        # the end *before* it: insertions before one anchor land in order, tables included, all
+        # in the first pass (after it, a new table must wait for a pass of its own).
+        last = self.last
+        wordless = {
+            id(e.base)
+            for e in self.events
+            if (e.kind == "base" and id(e.base) not in self.move)
+            or (e.kind == "pair" and not e.base.key and not e.revised.key)
+        }
+        self.end_before = last is not None and anyone[-1] is last and id(last) in wordless
 
     def _anchor(self, index: int) -> tuple[Entry, str] | None:
         nxt = self.anchor_at[index]
         if nxt is not None:
             return nxt, "before"
-        return (self.last, "after") if self.last is not None else None
+        if self.last is None:
+            return None
+        return self.last, "before" if self.end_before else "after"
 
     # ------------------------------------------------------------------ pairs
     def _pair(self, b: Entry, r: Entry) -> None:
@@ -178,16 +197,16 @@ class Planner:
             inner = ancestors(e.revised.block.element, _TC)
             return e.base if inner and inner[0] is cell else None
 
-        for k in range(index - 1, -1, -1):
+        for k in range(index - 1, max(index - _HOST_WINDOW, 0) - 1, -1):
             host = host_at(k)
             if host is not None:
-                self.hosted.setdefault(id(host), ([], []))[1].append(r.block.text)
+                self.hosted.setdefault(id(host), ([], []))[1].append(without_markers(r.block.text))
                 self.done.add(id(r))
                 return
-        for k in range(index + 1, len(self.events)):
+        for k in range(index + 1, min(index + _HOST_WINDOW, len(self.events))):
             host = host_at(k)
             if host is not None:
-                self.hosted.setdefault(id(host), ([], []))[0].append(r.block.text)
+                self.hosted.setdefault(id(host), ([], []))[0].append(without_markers(r.block.text))
                 self.done.add(id(r))
                 return
 
@@ -256,32 +275,56 @@ class Planner:
         kind = "insertBeforeBlock" if position == "before" else "insertAfterBlock"
         self._place(Planned({"type": kind, **fields}, anchor.block.element), trailing=position == "after")
 
-    def _place(self, planned: Planned, trailing: bool, table: bool = False) -> None:
-        """Queue an insertion; one at the story's end may need a later pass (see :class:`StoryPlan`).
+    def _place(self, planned: Planned, trailing: bool) -> None:
+        """Queue an insertion; those after the story's last block wait for :meth:`_finish_end`."""
+        (self.trailing if trailing else self.plan.inserts).append(planned)
 
-        The engine puts a table right after its anchor but paragraphs after the ones already
-        inserted there, so at the end of a story a table and whatever follows it each wait for
-        the pass after the one that wrote what precedes them, anchored on the story's last block.
+    def _finish_end(self) -> None:
+        """Place what the revised version adds after the base story's last block.
+
+        Paragraphs inserted after one anchor land in order, but the engine puts a new table right
+        after its anchor, ahead of them. So when a table is among them, a blank paragraph goes
+        after the last block first (the revised version's own final blank one when it has one,
+        else a new blank line), and everything else is inserted *before* it in a second pass,
+        where paragraphs and tables alike land in order. A move's half in that pass is written
+        as a plain insertion (both halves of a move must share a batch).
         """
-        if not trailing:
-            self.plan.inserts.append(planned)
+        items, last = self.trailing, self.last
+        if not items or last is None:
             return
-        if table or (self.plan.tail and self.plan.tail[-1][-1].op["type"] == "insertTable"):
-            self.plan.tail.append([])
-        if not self.plan.tail:
-            self.plan.inserts.append(planned)
+        if all(p.op["type"] != "insertTable" for p in items):
+            self.plan.inserts.extend(items)
             return
-        planned.target = None
-        move_id = planned.op.pop("moveId", None)
-        if move_id is not None:  # a move's halves must share a batch: this one becomes plain
-            self.unpaired_moves.add(move_id)
-        self.plan.tail[-1].append(planned)
+        final = items[-1].op
+        if final["type"] == "insertAfterBlock" and not final["text"] and "moveId" not in final:
+            sentinel, rest = items[-1], items[:-1]
+        else:
+            fields: dict[str, Any] = {"type": "insertAfterBlock", "text": ""}
+            ppr = last.block.element.find(W + "pPr")
+            if ppr is not None and ppr.find(W + "numPr") is not None:
+                fields["numbering"] = {"kind": "inherit"}
+            sentinel, rest = Planned(fields, last.block.element), items
+        self.plan.inserts.append(sentinel)
+        for planned in rest:
+            op = planned.op
+            if op["type"] == "insertTable":
+                op["position"] = "before"
+            else:
+                op["type"] = "insertBeforeBlock"
+                op.setdefault("numbering", {"kind": "inherit"})
+                op.setdefault("outlineLevel", None)
+                move_id = op.pop("moveId", None)
+                if move_id is not None:
+                    self.unpaired_moves.add(move_id)
+            planned.target = None
+        self.plan.tail = rest
+        self.plan.tail_after = last.block.element
 
     def _cell_text(self, tc: etree._Element) -> str:
         """A new cell's text: one line per paragraph. A line break *inside* a paragraph becomes a
         space, since the engine reads every line of a cell text as a paragraph of its own."""
         texts = [self.revised_at[p].block.text for p in tc.iter(_P) if p in self.revised_at]
-        return "\n".join(_LINE_BREAKS.sub(" ", t) for t in texts)
+        return "\n".join(_LINE_BREAKS.sub(" ", without_markers(t)) for t in texts)
 
     def _insert_table(self, index: int, tbl: etree._Element) -> None:
         rows: list[list[str]] = []
@@ -299,7 +342,7 @@ class Planner:
             return
         anchor, position = where
         op: dict[str, Any] = {"type": "insertTable", "rows": rows, "position": position}
-        self._place(Planned(op, anchor.block.element), trailing=position == "after", table=True)
+        self._place(Planned(op, anchor.block.element), trailing=position == "after")
 
     def _paired_base_in_row(self, tr: etree._Element) -> Entry | None:
         for p in tr.iter(_P):

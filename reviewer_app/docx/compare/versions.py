@@ -1,7 +1,8 @@
 """``compare_docx_versions``: two versions of a document, compared block by block (contract §10).
 
 Both versions are read as accepted (pending changes count as applied: the snapshot's clean text
-already is that view). Stories pair up (:mod:`.stories`), each pair is aligned (:mod:`.align`) and
+already is that view, and a version whose pending changes would reshape its blocks is resolved
+first, see :mod:`.inputs`). Stories pair up (:mod:`.stories`), each pair is aligned (:mod:`.align`) and
 its events become changes in revised order, deletions and move sources slotted where they sat:
 ``modified`` with word segments, ``formatChanged`` with the run properties that differ,
 ``added``/``deleted``, and ``movedFrom``/``movedTo`` for a deleted and an added block with the
