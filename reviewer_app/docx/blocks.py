@@ -173,8 +173,12 @@ def _on_attr(el: etree._Element, name: str) -> bool | None:
     return raw.lower() in ("1", "true", "on")
 
 
-def _unwrap(parent: etree._Element, wanted: str) -> list[etree._Element]:
-    """Children tagged ``wanted``, looking through ``w:sdt``/``w:customXml`` wrappers."""
+def unwrap_children(parent: etree._Element, wanted: str) -> list[etree._Element]:
+    """Children tagged ``wanted``, looking through ``w:sdt``/``w:customXml`` wrappers.
+
+    Shared by every table reader (block walk, edit grid, page view): rows and cells may sit
+    inside content controls.
+    """
     found: list[etree._Element] = []
     for child in parent:
         if child.tag == wanted:
@@ -182,13 +186,14 @@ def _unwrap(parent: etree._Element, wanted: str) -> list[etree._Element]:
         elif child.tag == W + "sdt":
             content = child.find(W + "sdtContent")
             if content is not None:
-                found.extend(_unwrap(content, wanted))
+                found.extend(unwrap_children(content, wanted))
         elif child.tag == W + "customXml":
-            found.extend(_unwrap(child, wanted))
+            found.extend(unwrap_children(child, wanted))
     return found
 
 
-def _row_hidden(tr: etree._Element) -> bool:
+def row_hidden(tr: etree._Element) -> bool:
+    """True for a ``w:trPr/w:hidden`` row, which readers skip so invisible text never shows."""
     trpr = tr.find(W + "trPr")
     return trpr is not None and is_on(trpr.find(W + "hidden"))
 
@@ -214,7 +219,7 @@ def _table_map(rows: list[etree._Element]) -> list[list[tuple[etree._Element, in
         trpr = tr.find(W + "trPr")
         column = _int_attr(trpr.find(W + "gridBefore"), "val") or 0 if trpr is not None else 0
         cells = []
-        for tc in _unwrap(tr, W + "tc"):
+        for tc in unwrap_children(tr, W + "tc"):
             span, vmerge = _cell_grid(tc)
             cells.append((tc, column, span, vmerge))
             column += span
@@ -294,9 +299,9 @@ class BodyWalker:
         if not self._frames:
             self._outer_tables += 1
         self._frames.append(frame)
-        rows = _unwrap(tbl, W + "tr")
+        rows = unwrap_children(tbl, W + "tr")
         for row_index, cells in enumerate(_table_map(rows)):
-            if _row_hidden(rows[row_index]):
+            if row_hidden(rows[row_index]):
                 continue
             for cell_index, (tc, column, span, row_span) in enumerate(cells):
                 frame.row_index, frame.cell_index = row_index, cell_index
@@ -411,7 +416,7 @@ class BodyWalker:
             if value in _ALIGNMENTS:
                 block.direct_alignment = value
         block.direct_spacing = _spacing(spacing)
-        block.direct_indentation = _indentation(ind)
+        block.direct_indentation = direct_indentation(ind)
 
 
 #: Shared by every paragraph without numPr; never mutated (serializers copy it).
@@ -452,7 +457,8 @@ def _spacing(el: etree._Element | None) -> dict[str, Any] | None:
     return out or None
 
 
-def _indentation(el: etree._Element | None) -> dict[str, Any] | None:
+def direct_indentation(el: etree._Element | None) -> dict[str, Any] | None:
+    """A ``w:ind`` as the contract's ``directIndentation`` (left/start, right/end, hanging/first)."""
     if el is None:
         return None
     out: dict[str, Any] = {}

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
+from ..blocks import unwrap_children
 from ..xmlutil import W, is_on
 
 _P, _TBL, _TR, _TC = W + "p", W + "tbl", W + "tr", W + "tc"
@@ -54,21 +55,6 @@ _RUN_CONTENT = frozenset(
 
 
 # ------------------------------------------------------------------ reading the grid
-def _children(parent: etree._Element, tag: str) -> list[etree._Element]:
-    """``tag`` children of ``parent``, looking through ``w:sdt``/``w:customXml`` wrappers."""
-    out: list[etree._Element] = []
-    for child in parent:
-        if child.tag == tag:
-            out.append(child)
-        elif child.tag == W + "sdt":
-            content = child.find(W + "sdtContent")
-            if content is not None:
-                out.extend(_children(content, tag))
-        elif child.tag == W + "customXml":
-            out.extend(_children(child, tag))
-    return out
-
-
 def int_value(el: etree._Element | None, attr: str = "val", default: int = 0) -> int:
     """An integer attribute of ``el`` (``default`` when absent or not a number)."""
     raw = el.get(W + attr) if el is not None else None
@@ -98,7 +84,7 @@ class Grid:
 
     def __init__(self, tbl: etree._Element) -> None:
         self.tbl = tbl
-        self.rows: list[etree._Element] = _children(tbl, _TR)
+        self.rows: list[etree._Element] = unwrap_children(tbl, _TR)
         grid = tbl.find(_GRID)
         cols = grid.findall(W + "gridCol") if grid is not None else []
         self.widths: list[int] = [int_value(c, "w") for c in cols]
@@ -111,7 +97,7 @@ class Grid:
             self.before.append(column)
             self.hidden.append(trpr is not None and is_on(trpr.find(W + "hidden")))
             row: list[Slot] = []
-            for tc in _children(tr, _TC):
+            for tc in unwrap_children(tr, _TC):
                 tcpr = tc.find(_TCPR)
                 span = max(1, int_value(tcpr.find(W + "gridSpan"), default=1)) if tcpr is not None else 1
                 vm = tcpr.find(W + "vMerge") if tcpr is not None else None

@@ -12,6 +12,7 @@ from typing import Any
 
 from lxml import etree
 
+from ...docx.blocks import direct_indentation
 from ...docx.xmlutil import W, is_on
 
 #: ``w:highlight`` names (ST_HighlightColor) as RGB.
@@ -266,20 +267,15 @@ def parse_ppr(ppr: etree._Element | None) -> dict[str, Any]:
 
 
 def _parse_ind(el: etree._Element, out: dict[str, Any]) -> None:
-    left = int_attr(el, "left")
-    left = left if left is not None else int_attr(el, "start")
-    right = int_attr(el, "right")
-    right = right if right is not None else int_attr(el, "end")
-    if left is not None:
-        out["ind_left"] = left
-    if right is not None:
-        out["ind_right"] = right
-    hanging = int_attr(el, "hanging")
-    first = int_attr(el, "firstLine")
-    if hanging is not None:
-        out["ind_first"] = -hanging
-    elif first is not None:
-        out["ind_first"] = first
+    """Indents in the page view's keys, read by the engine's own ``w:ind`` reader."""
+    ind = direct_indentation(el) or {}
+    for key, name in (
+        ("indentLeft", "ind_left"),
+        ("indentRight", "ind_right"),
+        ("indentFirstLine", "ind_first"),
+    ):
+        if key in ind:
+            out[name] = ind[key]
 
 
 def parse_border(el: etree._Element) -> Border | None:

@@ -26,6 +26,7 @@ from PySide6.QtGui import (
     QTextTableFormat,
 )
 
+from ...docx.blocks import row_hidden, unwrap_children
 from ...docx.xmlutil import W, is_on
 from .formatting import Border, FormatResolver, element_key, parse_border
 from .props import int_attr
@@ -74,26 +75,6 @@ class TableGrid:
     header_rows: int
 
 
-def _unwrap(parent: etree._Element, wanted: str) -> list[etree._Element]:
-    """Children tagged ``wanted``, looking through content controls and custom XML."""
-    found: list[etree._Element] = []
-    for child in parent:
-        if child.tag == wanted:
-            found.append(child)
-        elif child.tag == W + "sdt":
-            content = child.find(W + "sdtContent")
-            if content is not None:
-                found.extend(_unwrap(content, wanted))
-        elif child.tag == W + "customXml":
-            found.extend(_unwrap(child, wanted))
-    return found
-
-
-def _row_hidden(tr: etree._Element) -> bool:
-    trpr = tr.find(W + "trPr")
-    return trpr is not None and is_on(trpr.find(W + "hidden"))
-
-
 def _row_removed(tr: etree._Element, mode: str) -> bool:
     if mode == "all":
         return False
@@ -121,7 +102,7 @@ def table_grid(tbl: etree._Element, mode: str = "all") -> TableGrid:
     view shows changes accepted (``mode="none"``) and tracked row insertions when it shows
     them rejected (``mode="original"``).
     """
-    rows = [tr for tr in _unwrap(tbl, W + "tr") if not _row_hidden(tr) and not _row_removed(tr, mode)]
+    rows = [tr for tr in unwrap_children(tbl, W + "tr") if not row_hidden(tr) and not _row_removed(tr, mode)]
     grid = tbl.find(W + "tblGrid")
     widths = (
         [max(0, int_attr(col, "w") or 0) * TWIPS for col in grid.iterchildren(W + "gridCol")]
@@ -140,7 +121,7 @@ def table_grid(tbl: etree._Element, mode: str = "all") -> TableGrid:
         else:
             counting_header = False
         column = int_attr(trpr.find(W + "gridBefore"), "val") or 0 if trpr is not None else 0
-        for tc in _unwrap(tr, W + "tc"):
+        for tc in unwrap_children(tr, W + "tc"):
             tcpr = tc.find(W + "tcPr")
             span = max(1, int_attr(tcpr.find(W + "gridSpan"), "val") or 1) if tcpr is not None else 1
             vmerge = tcpr.find(W + "vMerge") if tcpr is not None else None
