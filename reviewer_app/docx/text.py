@@ -178,6 +178,8 @@ class TextWalk:
             if tag == _FLD_CHAR:
                 self.field_char(child)
                 continue
+            if self.run_marker(child):
+                continue
             if hidden or (stack and True in stack):
                 continue
             if tag == _T:
@@ -188,17 +190,30 @@ class TextWalk:
             elif tag == _BR:
                 kind = child.get(_TYPE)
                 if kind == "page":
-                    boundary: dict[str, Any] = {"type": "pageBreak", "offset": self.length}
-                    clear = child.get(_CLEAR)
-                    if clear and clear != "none":
-                        boundary["clear"] = clear
-                    self.boundaries.append(boundary)
+                    self.page_break(child, run)
                 elif kind != "column":
                     self.emit("\n", child, run, "char")
             elif tag == _SYM:
                 self.emit(symbol_text(child), child, run, "char")
             elif tag in (_FOOTNOTE_REF, _ENDNOTE_REF):
                 self.note(child, run)
+            else:
+                self.run_other(child, run)
+
+    def run_marker(self, child: etree._Element) -> bool:
+        """A run child read even when hidden or inside a field code (True = consumed); none here."""
+        return False
+
+    def page_break(self, br: etree._Element, run: etree._Element) -> None:
+        """A hard page break: a structural boundary of the clean text, not text."""
+        boundary: dict[str, Any] = {"type": "pageBreak", "offset": self.length}
+        clear = br.get(_CLEAR)
+        if clear and clear != "none":
+            boundary["clear"] = clear
+        self.boundaries.append(boundary)
+
+    def run_other(self, child: etree._Element, run: etree._Element) -> None:
+        """Run content clean text ignores (drawings, objects); views that show them override this."""
 
     def note(self, ref: etree._Element, run: etree._Element) -> None:
         if ref.tag == _FOOTNOTE_REF:

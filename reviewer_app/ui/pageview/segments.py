@@ -14,7 +14,7 @@ from __future__ import annotations
 from lxml import etree
 
 from ...docx.numformats import format_number
-from ...docx.text import FieldState, NoteNumbers, TextWalk, symbol_text
+from ...docx.text import FieldState, NoteNumbers, TextWalk
 from ...docx.xmlutil import MC, W, is_on
 
 _R, _T, _BR, _SYM, _RPR = W + "r", W + "t", W + "br", W + "sym", W + "rPr"
@@ -190,50 +190,34 @@ class ParagraphSegments(TextWalk):
         super().field_char(el)
 
     def run(self, run: etree._Element) -> None:
-        """The base walker's run rules, plus drawings, page breaks and instruction text."""
+        """The base walker's run rules; a run whose properties changed flags the paragraph."""
         rpr = run.find(_RPR)
-        hidden = False
-        if rpr is not None:
-            hidden = is_on(rpr.find(_VANISH)) or is_on(rpr.find(_SPEC_VANISH))
-            if rpr.find(_RPR_CHANGE) is not None:
-                self.format_change = True
+        if rpr is not None and rpr.find(_RPR_CHANGE) is not None:
+            self.format_change = True
+        super().run(run)
+
+    def run_marker(self, child: etree._Element) -> bool:
+        """Field instruction text (to name PAGE/NUMPAGES fields) and comment references."""
         stack = self.fields.stack
-        for child in run:
-            tag = child.tag
-            if tag == _FLD_CHAR:
-                self.field_char(child)
-                continue
-            if tag == _INSTR and stack and stack[-1] and self.state.codes:
-                self.state.codes[-1][0] += child.text or ""
-                continue
-            if tag == _COMMENT_REF:
-                self._reference(child)
-                continue
-            if hidden or (stack and True in stack):
-                continue
-            if tag == _T:
-                if child.text:
-                    self.emit(child.text, child, run, "text")
-            elif tag in _CHARS:
-                self.emit(_CHARS[tag], child, run, "char")
-            elif tag == _BR:
-                kind = child.get(_TYPE)
-                if kind == "page":
-                    self.segments.append(Segment("break", "", "", run))
-                elif kind != "column":
-                    self.emit("\n", child, run, "char")
-            elif tag == _SYM:
-                self.emit(symbol_text(child), child, run, "char")
-            elif tag in _NOTE_REFS:
-                self.note(child, run)
-            elif tag in _OBJECTS:
-                self.segments.append(Segment("object", "", "", run, self.revision, self._comments, child))
-            elif tag == _ALTERNATE:
-                chosen = _alternate_object(child)
-                if chosen is not None:
-                    self.segments.append(
-                        Segment("object", "", "", run, self.revision, self._comments, chosen)
-                    )
+        if child.tag == _INSTR and stack and stack[-1] and self.state.codes:
+            self.state.codes[-1][0] += child.text or ""
+            return True
+        if child.tag == _COMMENT_REF:
+            self._reference(child)
+            return True
+        return False
+
+    def page_break(self, br: etree._Element, run: etree._Element) -> None:
+        self.segments.append(Segment("break", "", "", run))
+
+    def run_other(self, child: etree._Element, run: etree._Element) -> None:
+        """Drawings and objects become object segments (the layout places them)."""
+        if child.tag in _OBJECTS:
+            self.segments.append(Segment("object", "", "", run, self.revision, self._comments, child))
+        elif child.tag == _ALTERNATE:
+            chosen = _alternate_object(child)
+            if chosen is not None:
+                self.segments.append(Segment("object", "", "", run, self.revision, self._comments, chosen))
 
     def _reference(self, ref: etree._Element) -> None:
         comment_id = ref.get(W + "id")
