@@ -56,7 +56,15 @@ def test_user_edits_carry_the_users_name_and_proposals_the_agents(controller: Do
     batch = {
         "version": 1,
         "mode": "tracked-changes",
-        "operations": [{"id": "u1", "type": "replaceInBlock", "blockId": block["blockId"], "find": "the", "replace": "THE"}],
+        "operations": [
+            {
+                "id": "u1",
+                "type": "replaceInBlock",
+                "blockId": block["blockId"],
+                "find": "the",
+                "replace": "THE",
+            }
+        ],
     }
     result = controller.apply_operations("Edit paragraph", batch)
     assert result["status"] == "committed"
@@ -65,9 +73,19 @@ def test_user_edits_carry_the_users_name_and_proposals_the_agents(controller: Do
     queue = controller.review_bridge
     other = controller.reviewer.read_document()[7]
     queued = queue.apply_document_operations(
-        {"version": 1, "mode": "tracked-changes", "operations": [
-            {"id": "p1", "type": "replaceInBlock", "blockId": other["blockId"], "find": other["text"][:5], "replace": "Hello"}
-        ]}
+        {
+            "version": 1,
+            "mode": "tracked-changes",
+            "operations": [
+                {
+                    "id": "p1",
+                    "type": "replaceInBlock",
+                    "blockId": other["blockId"],
+                    "find": other["text"][:5],
+                    "replace": "Hello",
+                }
+            ],
+        }
     )
     assert queued["queued"], queued
     proposal = queue.proposals()[0]["id"]
@@ -78,7 +96,9 @@ def test_user_edits_carry_the_users_name_and_proposals_the_agents(controller: Do
     assert controller.undo_stack.count() == 2
 
 
-def test_first_save_keeps_a_backup_and_save_as_follows_the_new_name(controller: DocumentController, tmp_path: Path) -> None:
+def test_first_save_keeps_a_backup_and_save_as_follows_the_new_name(
+    controller: DocumentController, tmp_path: Path
+) -> None:
     original = Path(controller.path).read_bytes()
     controller.accept_all()
     saved = controller.save()

@@ -1,4 +1,5 @@
-"""The main window, offscreen: it shows a document's blocks, refuses bad files politely, paints.
+"""The main window, offscreen: it shows a document in pages, refuses bad files politely, guards
+unsaved work, and paints.
 
 ``QMessageBox.exec`` and ``QFileDialog.getOpenFileName`` are replaced in these tests, so
 nothing waits for a click.
@@ -9,16 +10,16 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtGui import QTextBlock, QTextFragment
-from PySide6.QtWidgets import QFileDialog, QLabel, QMessageBox, QTextBrowser
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtGui import QDropEvent
+from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from reviewer_app.docx import DocxReviewer
 from reviewer_app.resources import SAMPLE_CONTRACT
-from reviewer_app.ui.main_window import BlockListView, MainWindow, block_line
+from reviewer_app.ui.main_window import MainWindow
 from reviewer_app.ui.pageview import PageView
 from tests.conftest import CORPUS, REPO_ROOT
 
@@ -51,70 +52,40 @@ def errors(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
 @pytest.fixture
 def window(qtbot, errors: list[tuple[str, str]]) -> MainWindow:
     win = MainWindow()
+    win.files.ask_unsaved = lambda: QMessageBox.StandardButton.Discard  # overridden where a test asks
     qtbot.addWidget(win)
     win.show()
     qtbot.waitExposed(win)
     return win
 
 
-@pytest.fixture
-def list_window(window: MainWindow) -> MainWindow:
-    """The window with the one-line-per-block view swapped in (the tests below are about it)."""
-    window.set_document_view(BlockListView())
-    return window
-
-
 def shown_text(win: MainWindow) -> str:
-    """What the document area shows: the block list's text, or every laid-out page's text."""
-    view = win.document_view
-    if isinstance(view, QTextBrowser):
-        return view.toPlainText()
-    assert isinstance(view, PageView)
+    """Every laid-out page's text, in order."""
+    view = win.page_view
     view.finish_layout()
     return "\n".join(view.page_text(k) for k in range(view.page_count()))
 
 
-def test_empty_window_has_title_and_file_menu(window: MainWindow) -> None:
+def copy_of(path: Path, tmp_path: Path) -> Path:
+    target = tmp_path / path.name
+    target.write_bytes(path.read_bytes())
+    return target
+
+
+def test_empty_window_has_title_menus_and_shortcuts(window: MainWindow) -> None:
     assert window.windowTitle() == "Reviewer"
     menu_titles = [a.text() for a in window.menuBar().actions()]
-    assert menu_titles == ["&File"]
-    assert window.open_action.shortcut().toString() == "Ctrl+O"
-    assert window.quit_action.shortcut().toString() == "Ctrl+Q"
+    assert menu_titles == ["&File", "&Edit", "&Review", "&View", "&Agent", "&Help"]
+    assert window.actions.open.shortcut().toString() == "Ctrl+O"
+    assert window.actions.save.shortcut().toString() == "Ctrl+S"
+    assert window.actions.quit.shortcut().toString() == "Ctrl+Q"
+    assert window.actions.find.shortcut().toString() == "Ctrl+F"
+    assert not window.actions.save.isEnabled() and not window.actions.accept_all.isEnabled()
     assert shown_text(window) == ""
 
 
-def test_shows_numbered_blocks_with_labels(list_window: MainWindow, errors) -> None:
-    path = need(LISTS_DOC)
-    with_signal: list[str] = []
-    list_window.document_opened.connect(with_signal.append)
-    assert list_window.open_path(path)
-    lines = shown_text(list_window).splitlines()
-    # three lists that each restart at 1, labels counted live
-    assert lines[:4] == ["[1.] a", "[2.] b", "[3.] c", "[1.] d"]
-    assert len(lines) == 9
-    assert list_window.windowTitle() == f"{path.name} — Reviewer"
-    assert list_window.statusBar().findChild(QLabel, "blockCountLabel").text() == "Blocks: 9"
-    assert with_signal == [str(path)]
-    assert errors == []
-
-
-def test_headings_are_bold_with_their_level(list_window: MainWindow) -> None:
-    path = need(HEADINGS_DOC)
-    assert list_window.open_path(path)
-    snapshot = list_window.snapshot
-    assert snapshot is not None
-    heading = next(b for b in snapshot.content_blocks() if b.heading_level == 2)
-    assert "H2 " in block_line(heading)
-    assert block_line(heading) in shown_text(list_window).splitlines()
-    view = list_window.document_view
-    assert isinstance(view, BlockListView)
-    block = view.document().findBlockByNumber(snapshot.content_blocks().index(heading))
-    weights = {f.charFormat().fontWeight() for f in _fragments(block) if heading.text[:10] in f.text()}
-    assert weights and min(weights) >= 700, weights
-
-
 def test_window_shows_the_sample_contract_in_pages(window: MainWindow, qtbot) -> None:
-    """The default document area is the paginated view: real pages, numbered clauses on them."""
+    """The document area is the paginated view: real pages, numbered clauses on them."""
     path = need(SAMPLE)
     view = window.document_view
     assert isinstance(view, PageView)
@@ -123,48 +94,25 @@ def test_window_shows_the_sample_contract_in_pages(window: MainWindow, qtbot) ->
     assert 12 <= view.page_count() <= 20  # LibreOffice lays the sample out in 17 pages
     assert "MASTER SERVICES AGREEMENT" in view.page_text(0).upper()
     assert any("Definitions and interpretation" in view.page_text(k) for k in range(view.page_count()))
+    assert window.windowTitle() == "sample-msa.docx[*] — Reviewer"
+    assert not window.isWindowModified()
+    assert window.changes_label.text() == "14 changes"
+    assert window.page_label.text().startswith("Page 1 of ")
+    assert window.actions.save.isEnabled()
 
 
-def _fragments(block: QTextBlock) -> Iterator[QTextFragment]:
-    it = block.begin()
-    while not it.atEnd():
-        yield it.fragment()
-        it += 1
-
-
-def test_table_cells_show_their_position(list_window: MainWindow) -> None:
-    assert list_window.open_path(need(TABLE_DOC))
-    lines = shown_text(list_window).splitlines()
-    assert "T1·R1·C1 Before." in lines
-    assert "T2·R1·C1 Nexted." in lines
-
-
-def test_sample_contract_shows_its_labels(list_window: MainWindow) -> None:
-    """The bundled sample opens and every numbered clause appears with its label."""
-    path = need(SAMPLE)
-    assert list_window.open_path(path)
-    assert list_window.windowTitle() == "sample-msa.docx — Reviewer"
-    snapshot = DocxReviewer.open(path).snapshot()
-    labelled = [b for b in snapshot.content_blocks() if b.display_label]
-    assert labelled, "the sample contract should have numbered clauses"
-    text = shown_text(list_window)
-    for block in labelled:
-        assert f"[{block.display_label}]" in text
-        assert block_line(block) in text
-
-
-def test_bad_file_shows_message_and_keeps_document(list_window: MainWindow, errors) -> None:
+def test_bad_file_shows_message_and_keeps_document(window: MainWindow, errors) -> None:
     good = need(LISTS_DOC)
-    assert list_window.open_path(good)
-    before_text, before_title = shown_text(list_window), list_window.windowTitle()
-    assert not list_window.open_path(need(BAD_DOC))
+    assert window.open_path(good)
+    before_text, before_title = shown_text(window), window.windowTitle()
+    assert not window.open_path(need(BAD_DOC))
     assert len(errors) == 1
     title, message = errors[0]
     assert title == "Cannot open document"
     assert "password-protected" in message and "Traceback" not in message
-    assert shown_text(list_window) == before_text
-    assert list_window.windowTitle() == before_title
-    assert list_window.reviewer is not None and list_window.reviewer.path == str(good)
+    assert shown_text(window) == before_text
+    assert window.windowTitle() == before_title
+    assert window.reviewer is not None and window.reviewer.path == str(good)
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in (CORPUS / "malformed").glob("*.docx")))
@@ -177,7 +125,7 @@ def test_every_malformed_file_is_refused_in_the_window(window: MainWindow, error
 def test_unexpected_failure_is_an_apology_not_a_traceback(
     window: MainWindow, errors, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def broken(path: str) -> DocxReviewer:
+    def broken(path: str, author: str = "") -> DocxReviewer:
         raise RuntimeError("engine bug")
 
     monkeypatch.setattr(DocxReviewer, "open", staticmethod(broken))
@@ -194,30 +142,117 @@ def test_file_open_uses_the_dialog(window: MainWindow, monkeypatch: pytest.Monke
         return str(path), filters
 
     monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(fake_dialog))
-    window.open_action.trigger()
+    window.actions.open.trigger()
     assert asked and "*.docx" in asked[0]
-    assert window.windowTitle() == f"{path.name} — Reviewer"
+    assert window.windowTitle() == f"{path.name}[*] — Reviewer"
     # cancelling keeps the document
     monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *a: ("", "")))
-    window.open_action.trigger()
-    assert window.windowTitle() == f"{path.name} — Reviewer"
+    window.actions.open.trigger()
+    assert window.windowTitle() == f"{path.name}[*] — Reviewer"
 
 
-def test_document_area_can_be_swapped(window: MainWindow) -> None:
-    assert window.open_path(need(LISTS_DOC))
-    replacement = BlockListView()
-    window.set_document_view(replacement)
-    assert window.centralWidget() is replacement
-    assert shown_text(window).startswith("[1.] a")
-    with pytest.raises(TypeError):
-        window.set_document_view(QLabel("not a document view"))
+def test_accept_marks_modified_undo_clears_it_and_save_writes_a_backup(
+    window: MainWindow, tmp_path: Path
+) -> None:
+    path = copy_of(need(SAMPLE), tmp_path)
+    original = path.read_bytes()
+    assert window.open_path(path)
+    window.actions.accept_all.trigger()
+    assert window.isWindowModified() and window.changes_label.text() == "0 changes"
+    assert window.actions.undo.isEnabled() and "Accept all" in window.actions.undo.text()
+    window.actions.undo.trigger()
+    assert not window.isWindowModified() and window.changes_label.text() == "14 changes"
+    window.actions.redo.trigger()
+    window.actions.save.trigger()
+    assert not window.isWindowModified()
+    assert Path(str(path) + ".bak").read_bytes() == original
+    assert DocxReviewer.open(path).changes() == []
+
+
+def test_closing_with_unsaved_changes_asks_and_cancel_keeps_the_window(
+    window: MainWindow, tmp_path: Path
+) -> None:
+    path = copy_of(need(SAMPLE), tmp_path)
+    assert window.open_path(path)
+    window.actions.reject_all.trigger()
+    asked: list[int] = []
+
+    def cancel() -> QMessageBox.StandardButton:
+        asked.append(1)
+        return QMessageBox.StandardButton.Cancel
+
+    window.files.ask_unsaved = cancel
+    assert not window.close()
+    assert asked and window.isVisible() and window.controller.is_modified()
+    # opening another file asks as well; Cancel keeps this one
+    assert not window.open_path(need(LISTS_DOC))
+    assert window.controller.path == str(path)
+    window.files.ask_unsaved = lambda: QMessageBox.StandardButton.Save
+    assert window.close()
+    assert DocxReviewer.open(path).changes() == []
+
+
+def test_a_failed_save_says_why_and_keeps_the_changes(
+    window: MainWindow, errors, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = copy_of(need(SAMPLE), tmp_path)
+    original = path.read_bytes()
+    assert window.open_path(path)
+    window.actions.accept_all.trigger()
+
+    def disk_full(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", disk_full)
+    window.actions.save.trigger()
+    monkeypatch.undo()
+    assert errors and errors[-1][0] == "Cannot save document"
+    assert "No space left on device" in errors[-1][1] and "still open" in errors[-1][1]
+    assert window.controller.is_modified() and window.isWindowModified()
+    assert path.read_bytes() == original
+    assert sorted(p.name for p in tmp_path.iterdir()) == [path.name, path.name + ".bak"]  # no temp file left
+
+
+def test_drafting_rewrites_a_paragraph_as_the_users_tracked_change(
+    window: MainWindow, tmp_path: Path
+) -> None:
+    assert window.open_path(copy_of(need(SAMPLE), tmp_path))
+    window.controller.author = "Alex Lawyer"
+    block = next(b for b in window.snapshot.content_blocks() if "shall not affect" in b.text)
+    editor = window.drafting.edit(block.id)
+    assert editor is not None and editor.editor.toPlainText() == block.text
+    editor.editor.setPlainText(block.text.replace("shall not affect", "do not affect", 1))
+    editor.committed.emit(editor.editor.toPlainText())
+    mine = [c for c in window.reviewer.changes() if c["author"] == "Alex Lawyer"]
+    assert {(c["type"], c["text"]) for c in mine} == {
+        ("deletion", "shall"),
+        ("insertion", "do"),
+    }  # only the word that differs
+    assert window.drafting.editor is None and window.isWindowModified()
+    window.actions.undo.trigger()
+    assert not [c for c in window.reviewer.changes() if c["author"] == "Alex Lawyer"]
+
+
+def test_dropping_a_docx_opens_it(window: MainWindow) -> None:
+    path = need(LISTS_DOC)
+    data = QMimeData()
+    data.setUrls([QUrl.fromLocalFile(str(path))])
+    event = QDropEvent(
+        QPointF(10, 10),
+        Qt.DropAction.CopyAction,
+        data,
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
+    window.dropEvent(event)
+    assert window.controller.path == str(path)
 
 
 def test_window_paints(window: MainWindow, qtbot, artifacts_dir: Path) -> None:
     """Grab the window to a PNG (look at tests/_artifacts/main_window.png after a change)."""
     path = SAMPLE if SAMPLE.exists() else need(HEADINGS_DOC)
     assert window.open_path(path)
-    window.resize(1000, 700)
+    window.resize(1280, 860)
     qtbot.wait(50)
     image = window.grab().toImage()
     out = artifacts_dir / "main_window.png"

@@ -29,6 +29,7 @@ from ..agent.bridge import ReviewerBridge, create_reviewer_bridge
 from ..agent.review_queue import ReviewQueueBridge, create_review_queue_bridge
 from ..docx.reviewer import DocxReviewer
 from ..docx.snapshot import Snapshot
+from .plurals import count_text
 
 log = logging.getLogger(__name__)
 
@@ -229,13 +230,13 @@ class DocumentController(QObject):
 
     def accept_changes(self, change_ids: list[str]) -> int:
         """Accept the listed changes as one undo step; returns how many were accepted."""
-        label = self.tr("Accept %n change(s)", "", len(change_ids))
+        label = count_text(len(change_ids), "Accept {n} change", "Accept {n} changes")
         blocks = self._change_blocks(change_ids)
         return self.perform(label, lambda r: sum(r.accept_change(i) for i in change_ids), blocks)
 
     def reject_changes(self, change_ids: list[str]) -> int:
         """Reject the listed changes as one undo step; returns how many were rejected."""
-        label = self.tr("Reject %n change(s)", "", len(change_ids))
+        label = count_text(len(change_ids), "Reject {n} change", "Reject {n} changes")
         blocks = self._change_blocks(change_ids)
         return self.perform(label, lambda r: sum(r.reject_change(i) for i in change_ids), blocks)
 
@@ -260,7 +261,11 @@ class DocumentController(QObject):
     def apply_proposals(self, proposal_ids: list[str] | None = None) -> list[dict[str, Any]]:
         """Apply queued agent proposals (all when None) as tracked changes under the agent's name."""
         bridge = self._require_queue()
-        label = self.tr("Apply %n proposal(s)", "", len(proposal_ids) if proposal_ids else 0)
+        label = (
+            count_text(len(proposal_ids), "Apply {n} proposal", "Apply {n} proposals")
+            if proposal_ids is not None
+            else self.tr("Apply all proposals")
+        )
         return self.perform(
             label,
             lambda r: self._as_agent(r, lambda: bridge.apply_proposals(proposal_ids)),

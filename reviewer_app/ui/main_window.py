@@ -1,13 +1,9 @@
-"""The main window: one open document, a File menu, and a status bar.
+"""The main window: the review workstation around one open contract.
 
-The document area is the paginated :class:`~reviewer_app.ui.pageview.PageView`. The window
-talks to it only through :meth:`DocumentArea.show_document` and
-:meth:`DocumentArea.clear_document`, so :class:`BlockListView` (one line per content block with
-its list label, the earlier stand-in) can still take its place with
-:meth:`MainWindow.set_document_view`.
-
-Opening never shows a traceback: a file the engine refuses shows its plain-language reason,
-and an unexpected failure shows a short apology while the details go to the log.
+The page view sits in the middle; the chat, redline and comments panels dock around it. The
+window owns no document logic: every change goes through the :class:`DocumentController`,
+whose signals the window and each panel follow, so what the title, the status bar, the panels
+and the pages show can never disagree with the document.
 """
 
 from __future__ import annotations
@@ -15,265 +11,249 @@ from __future__ import annotations
 import logging
 import os
 from pathlib import Path
-from typing import Protocol, runtime_checkable
 
-from PySide6.QtCore import QStandardPaths, Signal
-from PySide6.QtGui import (
-    QAction,
-    QFont,
-    QKeySequence,
-    QPalette,
-    QTextBlockFormat,
-    QTextCharFormat,
-    QTextCursor,
-)
-from PySide6.QtWidgets import (
-    QApplication,
-    QFileDialog,
-    QLabel,
-    QMainWindow,
-    QMessageBox,
-    QTextBrowser,
-    QWidget,
-)
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QMenu, QMessageBox, QWidget
 
-from ..docx.blocks import Block
-from ..docx.errors import DocxOpenError
 from ..docx.reviewer import DocxReviewer
 from ..docx.snapshot import Snapshot
+from .document_controller import DocumentController
+from .drafting import Drafting
+from .file_commands import FileCommands
 from .pageview import PageView
+from .plurals import count_text
+from .window_actions import build_menus, build_toolbar, connect, create_actions
 
 log = logging.getLogger(__name__)
 
-#: Shown inside a block when its text holds a manual line break, keeping one block per line.
-LINE_BREAK_MARK = " \u21b5 "
-
-
-@runtime_checkable
-class DocumentArea(Protocol):
-    """What the window needs from whatever widget shows the document."""
-
-    def show_document(self, reviewer: DocxReviewer, snapshot: Snapshot) -> None:
-        """Show ``snapshot`` of the document held by ``reviewer``."""
-
-    def clear_document(self) -> None:
-        """Show no document."""
-
-
-def block_prefix(block: Block) -> str:
-    """The marker shown before a block's text: heading level, list label, table cell.
-
-    Kept separate from the widget so the format can be checked without a display.
-    """
-    parts: list[str] = []
-    if block.table is not None:
-        table = block.table
-        parts.append(
-            f"T{table.get('tableIndex', 0) + 1}·R{table.get('rowIndex', 0) + 1}"
-            f"·C{table.get('cellIndex', 0) + 1}"
-        )
-    if block.heading_level:
-        parts.append(f"H{block.heading_level}")
-    if block.display_label:
-        parts.append(f"[{block.display_label}]")
-    return " ".join(parts)
-
-
-def block_line(block: Block) -> str:
-    """The whole line shown for ``block`` as plain text (``[1.1] The Supplier shall…``)."""
-    prefix = block_prefix(block)
-    text = block.text.replace("\n", LINE_BREAK_MARK)
-    return f"{prefix} {text}" if prefix else text
-
-
-class BlockListView(QTextBrowser):
-    """Read-only stand-in for the page view: each content block on its own line, labelled."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("blockListView")
-        self.setOpenLinks(False)
-        self.setPlaceholderText(self.tr("Open a Word document with File > Open."))
-
-    def show_document(self, reviewer: DocxReviewer, snapshot: Snapshot) -> None:
-        """Lay out one line per content block; headings bold, labels and markers muted."""
-        del reviewer  # the page view will need it (styles, sections); this view does not
-        document = self.document()
-        document.clear()
-        cursor = QTextCursor(document)
-        muted = QTextCharFormat()
-        muted.setForeground(self.palette().color(QPalette.ColorRole.PlaceholderText))
-        plain = QTextCharFormat()
-        bold = QTextCharFormat()
-        bold.setFontWeight(QFont.Weight.Bold)
-        italic = QTextCharFormat()
-        italic.setFontItalic(True)
-        body_spacing = QTextBlockFormat()
-        body_spacing.setBottomMargin(4)
-        heading_spacing = QTextBlockFormat()
-        heading_spacing.setTopMargin(8)
-        heading_spacing.setBottomMargin(4)
-        cursor.beginEditBlock()
-        first = True
-        for block in snapshot.content_blocks():
-            spacing = heading_spacing if block.heading_level else body_spacing
-            if first:
-                cursor.setBlockFormat(spacing)
-            else:
-                cursor.insertBlock(spacing)
-            first = False
-            prefix = block_prefix(block)
-            if prefix:
-                cursor.insertText(prefix + " ", muted)
-            if block.kind == "diagnostic":
-                text_format = italic
-            elif block.heading_level:
-                text_format = bold
-            else:
-                text_format = plain
-            cursor.insertText(block.text.replace("\n", LINE_BREAK_MARK), text_format)
-        cursor.endEditBlock()
-        self.moveCursor(QTextCursor.MoveOperation.Start)
-
-    def clear_document(self) -> None:
-        """Show nothing (the placeholder hint appears)."""
-        self.document().clear()
-
 
 class MainWindow(QMainWindow):
-    """One document per window: File > Open / Quit, the document area, a block count."""
+    """One document per window: the pages, the panels, the menus and the status bar."""
 
-    #: Emitted with the file path after a document opened and is shown.
-    document_opened = Signal(str)
-
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, controller: DocumentController | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("mainWindow")
-        self._reviewer: DocxReviewer | None = None
-        self._snapshot: Snapshot | None = None
-        self._view: QWidget = PageView(self)
-        self.setCentralWidget(self._view)
-        self._count_label = QLabel(self)
-        self._count_label.setObjectName("blockCountLabel")
-        self.statusBar().addPermanentWidget(self._count_label)
-        self._build_menus()
+        self.setAcceptDrops(True)
+        self.controller = controller or DocumentController(self)
+        self.page_view = PageView(self)
+        self.setCentralWidget(self.page_view)
+        self.files = FileCommands(self)
+        self.drafting = Drafting(self.controller, self.page_view.viewport(), self._block_rect)
+        self.actions = create_actions(self)
+        self.recent_menu = QMenu(self)
+        self.menus = build_menus(self, self.actions, self.recent_menu)
+        self.toolbar = build_toolbar(self, self.actions)
+        self._build_status_bar()
+        self._connect()
         self._refresh_chrome()
-        self.resize(1000, 760)
+        self.resize(1280, 860)
 
-    # ------------------------------------------------------------------ properties
+    # ------------------------------------------------------------------ composition
+    def _build_status_bar(self) -> None:
+        self.page_label = QLabel(self)
+        self.page_label.setObjectName("pageLabel")
+        self.changes_label = QLabel(self)
+        self.changes_label.setObjectName("changesLabel")
+        self.model_label = QLabel(self)
+        self.model_label.setObjectName("modelLabel")
+        bar = self.statusBar()
+        for label in (self.page_label, self.changes_label, self.model_label):
+            bar.addPermanentWidget(label)
+
+    def _connect(self) -> None:
+        a, c, view = self.actions, self.controller, self.page_view
+        connect(a.open, self.files.open_dialog)
+        connect(a.save, self.files.save)
+        connect(a.save_as, self.files.save_as)
+        connect(a.export_pdf, self.files.export_pdf)
+        connect(a.close, self.files.close)
+        connect(a.quit, self._quit)
+        connect(a.undo, c.undo_stack.undo)
+        connect(a.redo, c.undo_stack.redo)
+        c.undo_stack.canUndoChanged.connect(a.undo.setEnabled)
+        c.undo_stack.canRedoChanged.connect(a.redo.setEnabled)
+        c.undo_stack.undoTextChanged.connect(lambda t: a.undo.setText(self.tr("&Undo {0}").format(t).strip()))
+        c.undo_stack.redoTextChanged.connect(lambda t: a.redo.setText(self.tr("&Redo {0}").format(t).strip()))
+        a.undo.setEnabled(False)
+        a.redo.setEnabled(False)
+        connect(a.accept_all, lambda: self._resolve_all(accept=True))
+        connect(a.reject_all, lambda: self._resolve_all(accept=False))
+        connect(a.edit_paragraph, lambda: self._draft("edit"))
+        connect(a.insert_paragraph, lambda: self._draft("insert"))
+        connect(a.delete_paragraph, lambda: self._draft("delete"))
+        connect(a.zoom_in, lambda: view.set_zoom(view.zoom() * 1.2))
+        connect(a.zoom_out, lambda: view.set_zoom(view.zoom() / 1.2))
+        connect(a.zoom_100, lambda: view.set_zoom(1.0))
+        connect(a.fit_width, lambda: view.set_zoom("fit-width"))
+        connect(a.fit_page, lambda: view.set_zoom("fit-page"))
+        view.zoom_changed.connect(lambda _z: self._sync_zoom_actions())
+        self._sync_zoom_actions()
+        for action, mode in ((a.markup_all, "all"), (a.markup_none, "none"), (a.markup_original, "original")):
+            connect(action, lambda m=mode: view.set_markup_mode(m))
+        c.document_loaded.connect(self._document_loaded)
+        c.document_changed.connect(self._document_changed)
+        c.modified_changed.connect(lambda _m: self._refresh_chrome())
+        c.saved.connect(lambda _p: self._refresh_chrome())
+        view.layout_progress.connect(lambda _n: self._refresh_pages())
+        view.verticalScrollBar().valueChanged.connect(lambda _v: self._refresh_pages())
+
+    def _sync_zoom_actions(self) -> None:
+        mode = self.page_view.zoom_mode()
+        self.actions.fit_width.setChecked(mode == "fit-width")
+        self.actions.fit_page.setChecked(mode == "fit-page")
+
+    # ------------------------------------------------------------------ document area
     @property
     def reviewer(self) -> DocxReviewer | None:
         """The open document (None before the first successful open)."""
-        return self._reviewer
+        return self.controller.reviewer
 
     @property
     def snapshot(self) -> Snapshot | None:
-        """The snapshot currently shown."""
-        return self._snapshot
+        return self.controller.reviewer.snapshot() if self.controller.reviewer is not None else None
 
     @property
-    def document_view(self) -> QWidget:
-        """The widget showing the document (the central widget)."""
-        return self._view
+    def document_view(self) -> PageView:
+        return self.page_view
 
-    def set_document_view(self, view: QWidget) -> None:
-        """Replace the document area (the page view by default; the block list for debugging)."""
-        if not isinstance(view, DocumentArea):
-            raise TypeError("a document view needs show_document() and clear_document()")
-        self._view = view
-        self.setCentralWidget(view)  # Qt deletes the previous central widget
-        if self._reviewer is not None and self._snapshot is not None:
-            view.show_document(self._reviewer, self._snapshot)
+    def document_name(self) -> str:
+        path = self.controller.path
+        return Path(path).name if path else self.tr("Untitled.docx")
 
-    # ------------------------------------------------------------------ menus
-    def _build_menus(self) -> None:
-        file_menu = self.menuBar().addMenu(self.tr("&File"))
-        self.open_action = QAction(self.tr("&Open…"), self)
-        self.open_action.setObjectName("openAction")
-        self.open_action.setShortcut(QKeySequence(QKeySequence.StandardKey.Open))
-        self.open_action.setStatusTip(self.tr("Open a Word document (.docx)"))
-        self.open_action.triggered.connect(self.show_open_dialog)
-        file_menu.addAction(self.open_action)
-        file_menu.addSeparator()
-        self.quit_action = QAction(self.tr("&Quit"), self)
-        self.quit_action.setObjectName("quitAction")
-        # Some platforms (Windows, the offscreen test platform) define no standard Quit key.
-        quit_keys = QKeySequence.keyBindings(QKeySequence.StandardKey.Quit)
-        self.quit_action.setShortcuts(quit_keys or [QKeySequence("Ctrl+Q")])
-        self.quit_action.setMenuRole(QAction.MenuRole.QuitRole)
-        self.quit_action.triggered.connect(self._quit)
-        file_menu.addAction(self.quit_action)
-
-    def _quit(self) -> None:
-        self.close()
-        app = QApplication.instance()
-        if app is not None:
-            app.quit()
-
-    # ------------------------------------------------------------------ opening
-    def show_open_dialog(self) -> None:
-        """Ask for a .docx and open it (cancelling leaves the current document as it is)."""
-        start = self._dialog_folder()
-        path, _ = QFileDialog.getOpenFileName(
-            self,
-            self.tr("Open Word document"),
-            start,
-            self.tr("Word documents (*.docx);;All files (*)"),
-        )
-        if path:
-            self.open_path(path)
-
-    def _dialog_folder(self) -> str:
-        if self._reviewer is not None and self._reviewer.path:
-            return str(Path(self._reviewer.path).parent)
-        return QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
-
-    def open_path(self, path: str | os.PathLike[str]) -> bool:
-        """Open and show ``path``; on failure explain why and keep the current document.
-
-        Returns True when the document is now shown.
-        """
-        shown = str(path)
-        try:
-            reviewer = DocxReviewer.open(shown)
-            snapshot = reviewer.snapshot()
-        except DocxOpenError as exc:
-            log.info("refused to open a document: %s", type(exc).__name__)
-            self.show_error(self.tr("Cannot open document"), str(exc))
-            return False
-        except Exception:
-            log.exception("unexpected failure while opening a document")
-            self.show_error(
-                self.tr("Cannot open document"),
-                self.tr(
-                    "Reviewer could not read {name} because of an internal error. "
-                    "The details were written to the log."
-                ).format(name=Path(shown).name),
-            )
-            return False
-        self._reviewer = reviewer
-        self._snapshot = snapshot
-        view = self._view
-        assert isinstance(view, DocumentArea)
-        view.show_document(reviewer, snapshot)
-        self._refresh_chrome()
-        self.document_opened.emit(shown)
+    def keep_backup(self) -> bool:
+        """Whether the first save keeps ``NAME.docx.bak`` (a setting; on by default)."""
         return True
 
+    def open_path(self, path: str | os.PathLike[str]) -> bool:
+        """Open and show ``path``; on failure explain why and keep the current document."""
+        return self.files.open(path)
+
+    def show_open_dialog(self) -> None:
+        self.files.open_dialog()
+
+    def _document_loaded(self) -> None:
+        self.drafting.cancel()
+        reviewer = self.controller.reviewer
+        if reviewer is None:
+            self.page_view.clear_document()
+        else:
+            self.page_view.show_document(reviewer, reviewer.snapshot())
+        self._refresh_chrome()
+
+    def _document_changed(self, blocks: frozenset[str] | None) -> None:
+        reviewer = self.controller.reviewer
+        if reviewer is None:
+            return
+        if blocks is None or not all(self.page_view.rerender_block(b) for b in blocks):
+            self.page_view.show_document(reviewer, reviewer.snapshot())
+        self._refresh_chrome()
+
+    def _block_rect(self, block_id: str) -> QRect | None:
+        """Where a paragraph is on screen, for the in-place editor (None: top of the view)."""
+        self.page_view.scroll_to_block(block_id)
+        return None
+
+    def current_block(self) -> str | None:
+        """The paragraph a command acts on: the selection's, else the first one on screen."""
+        selection = getattr(self.page_view, "selection_range", None)
+        if callable(selection):
+            found = selection()
+            if found:
+                return found[0]
+        layout = self.page_view.paged_layout()
+        if layout is None:
+            return None
+        if not layout.done:
+            self.page_view.finish_layout()
+        blocks = layout.index.blocks_on_page(self.page_view.current_page())
+        return blocks[0] if blocks else None
+
+    def _draft(self, kind: str) -> None:
+        block = self.current_block()
+        if block is None:
+            return
+        if kind == "edit":
+            self.drafting.edit(block)
+        elif kind == "insert":
+            self.drafting.insert_after(block)
+        else:
+            why = self.drafting.delete(block)
+            if why:
+                self.show_error(self.tr("Cannot delete paragraph"), why)
+
+    def _resolve_all(self, accept: bool) -> None:
+        if self.controller.reviewer is None:
+            return
+        count = self.controller.accept_all() if accept else self.controller.reject_all()
+        verb = self.tr("Accepted") if accept else self.tr("Rejected")
+        self.statusBar().showMessage(self.tr("{verb} {count} changes").format(verb=verb, count=count), 4000)
+
+    # ------------------------------------------------------------------ chrome
     def show_error(self, title: str, message: str) -> None:
-        """A modal warning with the engine's message (tests replace ``QMessageBox.exec``)."""
+        """A modal warning with a plain-language message (tests replace ``QMessageBox.exec``)."""
         box = QMessageBox(QMessageBox.Icon.Warning, title, message, QMessageBox.StandardButton.Ok, self)
         box.setObjectName("openErrorBox")
         box.exec()
 
-    # ------------------------------------------------------------------ chrome
     def _refresh_chrome(self) -> None:
-        """Title and status bar follow the open document."""
-        if self._reviewer is None or self._snapshot is None:
+        """Title, enabled commands and the status bar follow the open document."""
+        has_document = self.controller.reviewer is not None
+        for action in self.actions.document_actions():
+            action.setEnabled(has_document)
+        if not has_document:
             self.setWindowTitle(self.tr("Reviewer"))
-            self._count_label.setText(self.tr("No document"))
+            self.setWindowModified(False)
+            self.changes_label.setText(self.tr("No document"))
+            self.page_label.setText("")
             return
-        name = Path(self._reviewer.path or self.tr("Untitled.docx")).name
-        self.setWindowTitle(self.tr("{name} — Reviewer").format(name=name))
-        count = len(self._snapshot.content_blocks())
-        self._count_label.setText(self.tr("Blocks: {count}").format(count=count))
+        self.setWindowTitle(self.tr("{name}[*] — Reviewer").format(name=self.document_name()))
+        self.setWindowModified(self.controller.is_modified())
+        count = len(self.controller.reviewer.changes())
+        self.changes_label.setText(count_text(count, "{n} change", "{n} changes"))
+        self._refresh_pages()
+
+    def _refresh_pages(self) -> None:
+        view = self.page_view
+        total = view.page_count()
+        if self.controller.reviewer is None or total == 0:
+            self.page_label.setText("")
+            return
+        suffix = "" if view.is_laid_out() else "…"
+        self.page_label.setText(
+            self.tr("Page {page} of {total}{more}").format(
+                page=view.current_page() + 1, total=total, more=suffix
+            )
+        )
+
+    # ------------------------------------------------------------------ window events
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 - Qt override
+        if any(u.toLocalFile().lower().endswith(".docx") for u in event.mimeData().urls()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 - Qt override
+        paths = [
+            u.toLocalFile() for u in event.mimeData().urls() if u.toLocalFile().lower().endswith(".docx")
+        ]
+        if paths:
+            event.acceptProposedAction()
+            self.open_path(paths[0])
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
+        if self.files.maybe_save():
+            event.accept()
+        else:
+            event.ignore()
+
+    def _quit(self) -> None:
+        if self.close():
+            app = QApplication.instance()
+            if app is not None:
+                app.quit()
+
+    def set_status_model(self, text: str) -> None:
+        """The model status in the status bar (the chat dock reports it)."""
+        self.model_label.setText(text)
+
+    def focus_document(self) -> None:
+        self.page_view.setFocus(Qt.FocusReason.OtherFocusReason)
