@@ -228,12 +228,10 @@ def test_main_window_takes_the_page_view(qtbot, monkeypatch) -> None:
 
     window = MainWindow()
     qtbot.addWidget(window)
-    view = PageView()
-    window.set_document_view(view)
-    assert window.open_path(SAMPLE)
-    assert window.document_view is view
+    view = window.document_view
+    assert isinstance(view, PageView) and window.centralWidget() is view
     with qtbot.waitSignal(view.layout_finished, timeout=20000):
-        pass
+        assert window.open_path(SAMPLE)
     assert view.page_count() == 17
 
 
