@@ -8,6 +8,7 @@ then shows its message over a visible window, inside the main loop, where a quit
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import sys
@@ -61,7 +62,14 @@ def main(path: str | os.PathLike[str] | None = None, quit_after_ms: int | None =
     """
     if not logging.getLogger().handlers:
         logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    import qasync
+
     app = create_application()
+    # asyncio runs on Qt's own event loop: the chat's streamed turns and the window share one thread
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    closing = asyncio.Event()
+    app.aboutToQuit.connect(closing.set)
     window = MainWindow()
     window.show()
     target = os.fspath(path) if path is not None else default_document()
@@ -69,4 +77,6 @@ def main(path: str | os.PathLike[str] | None = None, quit_after_ms: int | None =
         QTimer.singleShot(0, lambda: window.open_path(target))
     if quit_after_ms is not None:
         QTimer.singleShot(max(quit_after_ms, 0), lambda: _quit_everything(app))
-    return app.exec()
+    with loop:
+        loop.run_until_complete(closing.wait())
+    return 0
