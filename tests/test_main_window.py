@@ -295,3 +295,41 @@ def test_app_with_bad_file_still_quits_cleanly() -> None:
     proc = _run_app(str(need(BAD_DOC)), "--quit-after", "800")
     assert proc.returncode == 0, proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_compare_with_opens_the_redline_in_a_new_window(
+    window: MainWindow, tmp_path: Path, monkeypatch
+) -> None:
+    """File ▸ Compare with…: the other version is the base, the open document the revision."""
+    before, after = (
+        need(CORPUS / "public" / "pt_WC004-Large.docx"),
+        need(CORPUS / "public" / "pt_WC004-Large-Mod.docx"),
+    )
+    assert window.open_path(after)
+    monkeypatch.setattr(window.files, "ask_open_path_titled", lambda title: str(before))
+    window.actions.compare_with.trigger()
+    assert len(window.compare.windows) == 1
+    redline = window.compare.windows[0]
+    redline.files.ask_unsaved = lambda: QMessageBox.StandardButton.Discard
+    assert redline.windowTitle() == "pt_WC004-Large vs pt_WC004-Large-Mod (redline).docx[*] — Reviewer"
+    assert redline.isWindowModified()  # a new document: nothing of it is on disk yet
+    changes = redline.reviewer.changes()
+    assert changes and {c["author"] for c in changes} == {"Comparison"}
+    # accepting every difference gives the open document's text; rejecting gives the other version's
+    accepted = DocxReviewer.from_bytes(redline.controller.current_bytes())
+    accepted.accept_all()
+    assert [b.text for b in accepted.snapshot().content_blocks()] == [
+        b.text for b in DocxReviewer.open(after).snapshot().content_blocks()
+    ]
+    rejected = DocxReviewer.from_bytes(redline.controller.current_bytes())
+    rejected.reject_all()
+    assert [b.text for b in rejected.snapshot().content_blocks()] == [
+        b.text for b in DocxReviewer.open(before).snapshot().content_blocks()
+    ]
+    assert [v.id for v in window.compare.versions] == ["v1"]
+    # Save asks for a name (no path yet)
+    target = tmp_path / "redline.docx"
+    monkeypatch.setattr(redline.files, "ask_save_path", lambda *a: str(target))
+    redline.actions.save.trigger()
+    assert DocxReviewer.open(target).changes() and redline.controller.path == str(target)
+    redline.close()

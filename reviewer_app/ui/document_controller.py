@@ -101,6 +101,8 @@ class DocumentController(QObject):
         self._direct_bridge: ReviewerBridge | None = None
         self._backed_up: set[str] = set()
         self._never_saved_change = False
+        #: the name shown for a document that has no file yet (a redline made by Compare with…)
+        self.untitled_name = "Untitled.docx"
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(self._clean_changed)
 

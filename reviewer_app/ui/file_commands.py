@@ -34,9 +34,10 @@ class FileCommands:
 
     # ------------------------------------------------------------------ dialogs (patched in tests)
     def ask_open_path(self) -> str:
-        path, _ = QFileDialog.getOpenFileName(
-            self.window, self.window.tr("Open Word document"), self.folder(), self.window.tr(DOCX_FILTER)
-        )
+        return self.ask_open_path_titled(self.window.tr("Open Word document"))
+
+    def ask_open_path_titled(self, title: str) -> str:
+        path, _ = QFileDialog.getOpenFileName(self.window, title, self.folder(), self.window.tr(DOCX_FILTER))
         return path
 
     def ask_save_path(self, title: str, suggestion: str, file_filter: str = DOCX_FILTER) -> str:

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QMenu, QMessage
 
 from ..docx.reviewer import DocxReviewer
 from ..docx.snapshot import Snapshot
+from .compare_command import CompareCommand
 from .document_controller import DocumentController
 from .drafting import Drafting
 from .file_commands import FileCommands
@@ -39,6 +40,7 @@ class MainWindow(QMainWindow):
         self.page_view = PageView(self)
         self.setCentralWidget(self.page_view)
         self.files = FileCommands(self)
+        self.compare = CompareCommand(self)
         self.drafting = Drafting(self.controller, self.page_view.viewport(), self._block_rect)
         self.actions = create_actions(self)
         self.recent_menu = QMenu(self)
@@ -68,6 +70,7 @@ class MainWindow(QMainWindow):
         connect(a.save_as, self.files.save_as)
         connect(a.export_pdf, self.files.export_pdf)
         connect(a.close, self.files.close)
+        connect(a.compare_with, self.compare.run)
         connect(a.quit, self._quit)
         connect(a.undo, c.undo_stack.undo)
         connect(a.redo, c.undo_stack.redo)
@@ -119,7 +122,7 @@ class MainWindow(QMainWindow):
 
     def document_name(self) -> str:
         path = self.controller.path
-        return Path(path).name if path else self.tr("Untitled.docx")
+        return Path(path).name if path else self.controller.untitled_name
 
     def keep_backup(self) -> bool:
         """Whether the first save keeps ``NAME.docx.bak`` (a setting; on by default)."""

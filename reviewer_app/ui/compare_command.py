@@ -1,0 +1,94 @@
+"""File ▸ Compare with…: the redline between another version and the open document, in a new window.
+
+The other version is the base and the open document (as it reads with its own changes
+accepted) the revised text, so the redline reads "what changed since that version" — the
+question a lawyer asks when the other side sends a new draft. It opens in its own window as an
+unsaved document: the person reviews it like any other, and Save asks for a name. Every version
+compared this way is remembered for the chat, whose ``compare_with_version`` tool may then
+offer it to the model by id (never by path).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..docx.compare import generate_redline_docx
+from ..docx.compare.errors import CompareInputError, CompareOptionError
+from ..docx.errors import DocxOpenError
+
+if TYPE_CHECKING:
+    from .main_window import MainWindow
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class PickedVersion:
+    """A version of the contract the person chose in a dialog (the only kind the chat may use)."""
+
+    id: str
+    name: str
+    path: str
+
+
+class CompareCommand:
+    """Runs a comparison for a window and keeps the versions the person picked."""
+
+    def __init__(self, window: MainWindow) -> None:
+        self.window = window
+        self.versions: list[PickedVersion] = []
+        self.windows: list[MainWindow] = []  # redline windows opened from here (kept alive)
+
+    def pick(self, path: str) -> PickedVersion:
+        """Remember ``path`` as a version the person picked; the same file keeps its id."""
+        resolved = str(Path(path).resolve())
+        for version in self.versions:
+            if version.path == resolved:
+                return version
+        version = PickedVersion(f"v{len(self.versions) + 1}", Path(path).name, resolved)
+        self.versions.append(version)
+        return version
+
+    def run(self) -> MainWindow | None:
+        """Ask for the other version, then open the redline (None when cancelled or refused)."""
+        window = self.window
+        if window.controller.reviewer is None:
+            return None
+        path = window.files.ask_open_path_titled(window.tr("Compare with which version?"))
+        if not path:
+            return None
+        return self.compare_with(path)
+
+    def compare_with(self, other: str) -> MainWindow | None:
+        """Open the redline from ``other`` to the open document in a new window."""
+        window = self.window
+        current_name = window.document_name()
+        try:
+            result = generate_redline_docx(
+                Path(other).read_bytes(), window.controller.current_bytes(), author=window.tr("Comparison")
+            )
+        except (CompareInputError, CompareOptionError, DocxOpenError) as exc:
+            window.show_error(window.tr("Cannot compare"), str(exc))
+            return None
+        except OSError as exc:
+            window.show_error(window.tr("Cannot compare"), f"{Path(other).name}: {exc.strerror or exc}")
+            return None
+        self.pick(other)
+        from .main_window import MainWindow
+
+        redline = MainWindow(controller=None)
+        redline.controller.author = window.controller.author
+        redline.controller.untitled_name = window.tr("{old} vs {new} (redline).docx").format(
+            old=Path(other).stem, new=Path(current_name).stem
+        )
+        redline.controller.open_bytes(result["buffer"], None)
+        redline.show()
+        self.windows.append(redline)
+        applied = len(result.get("applied", []))
+        redline.statusBar().showMessage(
+            window.tr("{count} differences from {old}").format(count=applied, old=Path(other).name), 8000
+        )
+        return redline
