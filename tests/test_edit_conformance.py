@@ -287,9 +287,9 @@ def _text_case(case: Case, source: Source) -> None:
         case.edits = [Edit([text], "replace", [text.replace(word, "REVISED", 1)])]
         case.changes = {"delete": 1, "insert": 1}
     elif case.type == "formatRange":
-        case.op.update(
-            range=_range(block, start, start + len(word)), formatting={"bold": True, "italic": True}
-        )
+        # underline too: in RA001 the word is already bold italic, and re-applying only those is a no-op
+        formatting = {"bold": True, "italic": True, "underline": True}
+        case.op.update(range=_range(block, start, start + len(word)), formatting=formatting)
         case.changes = {"format": 1}
     elif case.type == "commentOnRange":
         case.op.update(range=_range(block, start, start + len(word)), comment={"text": COMMENT_TEXT})

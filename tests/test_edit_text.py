@@ -346,3 +346,25 @@ def test_an_edits_comment_is_anchored_on_the_changed_words():
     assert comment["text"] == "Market standard is 60 days." and comment["author"] == "Reviewer AI"
     assert comment["quote"] == "60"  # the accepted view of the changed stretch (30 deleted, 60 inserted)
     assert comment["blockId"] == "00000001"
+
+
+
+def test_format_range_that_changes_nothing_is_a_noop():
+    """Bold on text already bold writes no empty formatting change (contract §6 noopOperation)."""
+    run = '<w:r><w:rPr><w:b/></w:rPr><w:t>Already bold text</w:t></w:r>'
+    reviewer = reviewer_with(f'<w:p w14:paraId="00000001">{run}</w:p>')
+    before = reviewer.to_bytes()
+    match = reviewer.find_text("Already")["matches"][0]
+    result = reviewer.apply_operations(
+        batch({"id": "f1", "type": "formatRange", "range": match["range"], "formatting": {"bold": True}})
+    )
+    assert [s["id"] for s in result["skipped"]] == ["f1"]
+    assert result["issues"][0]["code"] == "noopOperation"
+    assert reviewer.changes() == []
+    assert reviewer.to_bytes() == before
+    # italic on the same words does change them: one tracked formatting change
+    result = reviewer.apply_operations(
+        batch({"id": "f2", "type": "formatRange", "range": match["range"], "formatting": {"italic": True}})
+    )
+    assert [a["id"] for a in result["applied"]] == ["f2"]
+    assert [c["type"] for c in reviewer.changes()] == ["formatting"]

@@ -257,6 +257,19 @@ def replace_block(ctx: EditContext, op: Operation) -> Outcome:
     return Outcome(_receipt(block), revision_ids=revisions)
 
 
+_COMPLEX_SCRIPT_TWINS = frozenset(W + name for name in ("bCs", "iCs", "szCs"))
+
+
+def _visible(rpr: etree._Element) -> bytes:
+    """Run properties without the complex-script twins the formatting writes alongside bold,
+    italic and size: adding only those to Latin text changes nothing a reader sees."""
+    kept = copy.deepcopy(rpr)
+    for child in list(kept):
+        if child.tag in _COMPLEX_SCRIPT_TWINS:
+            kept.remove(child)
+    return etree.tostring(kept)
+
+
 @handles("formatRange")
 def format_range(ctx: EditContext, op: Operation) -> Outcome:
     rng = op.fields["range"]
@@ -265,6 +278,7 @@ def format_range(ctx: EditContext, op: Operation) -> Outcome:
     ctx.touch(p)
     runs = runs_of(isolate(p, start, end, block.notes_before))
     revision_ids: list[str] = []
+    changed = False
     for run in runs:
         rpr = run.find(W + "rPr")
         if rpr is not None and rpr.find(W + "rPrChange") is not None:
@@ -274,10 +288,15 @@ def format_range(ctx: EditContext, op: Operation) -> Outcome:
             run.insert(0, rpr)
         old = copy.deepcopy(rpr)
         apply_formatting(rpr, op.fields["formatting"])
-        if ctx.tracked and etree.tostring(old) != etree.tostring(rpr):
+        if _visible(old) == _visible(rpr):
+            continue
+        changed = True
+        if ctx.tracked:
             change = etree.SubElement(rpr, W + "rPrChange", attrib=ctx.stamper.attributes())
             change.append(old)
             revision_ids.append(change.get(W + "id"))
+    if not changed:  # bold on text that is already bold: nothing to track (the split runs roll back)
+        raise Skip("noopOperation")
     ctx.text_changed(p)
     ctx.record_edit(block.id, start, end, end)
     return Outcome(
