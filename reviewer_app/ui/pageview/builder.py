@@ -265,11 +265,16 @@ class StoryBuilder:
                 cursor.insertText(text, fmt)
                 if kind != "delete":
                     record.spans.append((start - record.start, len(text), None))
+                offset = start - record.start
                 if role == "insert" or role == "delete":
                     record.changed = True
                     record.change_author = record.change_author or author
                     if seg.is_move:
-                        record.moves.append((start - record.start, start - record.start + len(text), role))
+                        record.moves.append((offset, offset + len(text), role))
+                    assert seg.revision is not None
+                    record.revisions.append((offset, offset + len(text), seg.revision.get(W + "id") or ""))
+                if commented:
+                    record.commented.append((offset, offset + len(text), seg.comments))
             elif kind == "note":
                 rpr = seg.run.find(_RPR) if seg.run is not None else None
                 run_props = resolver.run(rpr, style_id, table_style, in_table)
@@ -279,6 +284,9 @@ class StoryBuilder:
                     seg.text, factory.char(run_props, "note", None, commented, on_dark=self._dark)
                 )
                 record.spans.append((start - record.start, len(seg.text), seg.clean))
+                if commented:
+                    offset = start - record.start
+                    record.commented.append((offset, offset + len(seg.text), seg.comments))
             elif kind == "object":
                 revision = seg.revision
                 if revision is not None and (

@@ -157,7 +157,7 @@ class PageIndex:
             record = self.layout.record_at(doc_index, a)
             if record is None:
                 continue
-            piece = _clean_slice(record, block.text(), position, a, b)
+            piece = clean_slice(record, block.text(), position, a, b)
             if record is last_record:
                 out[-1] = (record.block_id, out[-1][1] + piece)
             else:
@@ -195,7 +195,7 @@ class PageIndex:
         if record is None:
             return None
         del end  # a range starts on one page; the page of its start is where to look
-        position = _position_of(record, max(0, start))
+        position = record.position_of(max(0, start))
         return self._page_of(record.doc_index, position)
 
     def pages_of_block(self, block_id: str) -> tuple[int, int] | None:
@@ -228,7 +228,7 @@ class PageIndex:
         return page
 
 
-def _clean_slice(record: RenderedBlock, text: str, block_position: int, a: int, b: int) -> str:
+def clean_slice(record: RenderedBlock, text: str, block_position: int, a: int, b: int) -> str:
     """The clean text of document positions ``[a, b)`` inside one QTextBlock of ``record``."""
     out: list[str] = []
     for position, length, clean in record.abs_spans():
@@ -241,16 +241,3 @@ def _clean_slice(record: RenderedBlock, text: str, block_position: int, a: int, 
         lo, hi = max(position, a) - block_position, min(position + length, b) - block_position
         out.append(text[lo:hi].replace("\u2028", "\n"))
     return "".join(out)
-
-
-def _position_of(record: RenderedBlock, offset: int) -> int:
-    """Document position of clean-text ``offset`` within ``record``."""
-    seen = 0
-    last = record.start
-    for position, length, clean in record.abs_spans():
-        size = length if clean is None else len(clean)
-        if offset < seen + size:
-            return position + (offset - seen if clean is None else 0)
-        seen += size
-        last = position + max(0, length - 1)
-    return last

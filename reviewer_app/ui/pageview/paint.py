@@ -56,6 +56,8 @@ class PaintOptions:
 
     markup_area: bool = True
     page_color: QColor = field(default_factory=lambda: QColor("white"))
+    #: the comment the person selected: its balloon is drawn with a heavier border
+    selected_comment: str | None = None
 
 
 def _palette() -> QPalette:
@@ -139,6 +141,8 @@ class PagePainter:
         self.font.setPixelSize(_BALLOON_FONT_LU)
         self.bold = QFont(self.font)
         self.bold.setBold(True)
+        #: page number -> (balloon box in page LU, root comment id), as last painted (for clicks)
+        self.balloon_boxes: dict[int, list[tuple[QRectF, str]]] = {}
 
     def sheet_width(self, page: Page, options: PaintOptions) -> float:
         """Width of the page plus its markup column (LU)."""
@@ -163,7 +167,7 @@ class PagePainter:
             self._redline(painter, page, records)
             if self.show_markup(options):
                 painter.fillRect(QRectF(page.width, 0, MARKUP_WIDTH, page.height), QColor("#F4F5F7"))
-                self._balloons(painter, page, records)
+                self._balloons(painter, page, records, options.selected_comment)
 
     # ------------------------------------------------------------------ headers and footers
     def _header_footer(self, painter: QPainter, page: Page) -> None:
@@ -251,18 +255,23 @@ class PagePainter:
 
     # ------------------------------------------------------------------ the markup column
     def _balloons(
-        self, painter: QPainter, page: Page, records: list[tuple[RenderedBlock, list[tuple[float, float]]]]
+        self,
+        painter: QPainter,
+        page: Page,
+        records: list[tuple[RenderedBlock, list[tuple[float, float]]]],
+        selected: str | None,
     ) -> None:
         layout = self.layout
         document = layout.docs[page.doc_index].document
         doc_layout = document.documentLayout()
-        items: list[tuple[float, float, str | None, QColor, list[tuple[str, str]]]] = []
+        items: list[tuple[float, float, str | None, QColor, list[tuple[str, str]], str | None]] = []
+        boxes = self.balloon_boxes[page.number] = []
         shown: set[str] = set()
         for record, lines in records:
             if not lines:
                 continue
             if record.format_change:
-                items.append((lines[0][0], -1.0, None, _FORMAT_FILL, [("", _tr("Formatted"))]))
+                items.append((lines[0][0], -1.0, None, _FORMAT_FILL, [("", _tr("Formatted"))], None))
             for comment_id, position in record.abs_comments():
                 thread = layout.thread(comment_id)
                 if not thread or thread[0].id in shown:
@@ -277,13 +286,13 @@ class PagePainter:
                     if comment.done:
                         who = _tr("{author} (resolved)").format(author=who)
                     entries.append(((_tr("Reply: ") if i else "") + who, comment.text))
-                items.append((anchor_y, anchor_x, thread[0].author, _BALLOON_FILL, entries))
+                items.append((anchor_y, anchor_x, thread[0].author, _BALLOON_FILL, entries, thread[0].id))
         items.sort(key=lambda item: item[0])
         x = page.width + _BALLOON_MARGIN
         width = MARKUP_WIDTH - 2 * _BALLOON_MARGIN
         next_top = 0.0
         metrics, bold_metrics = QFontMetricsF(self.font), QFontMetricsF(self.bold)
-        for anchor_y, anchor_x, author, fill, entries in items:
+        for anchor_y, anchor_x, author, fill, entries, comment_id in items:
             height = 40.0
             blocks = []
             for who, text in entries:
@@ -308,9 +317,11 @@ class PagePainter:
                 painter.setPen(leader)
                 painter.drawLine(QPointF(anchor_x, anchor_y), QPointF(page.width, anchor_y))
                 painter.drawLine(QPointF(page.width, anchor_y), QPointF(x, top + 40))
-            painter.setPen(QPen(border, 6))
+            painter.setPen(QPen(border, 18 if comment_id is not None and comment_id == selected else 6))
             painter.setBrush(fill)
             painter.drawRoundedRect(box, 30, 30)
+            if comment_id is not None:
+                boxes.append((box, comment_id))
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.setPen(QColor("#202124"))
             y = top + 20

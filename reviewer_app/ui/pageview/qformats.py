@@ -49,7 +49,17 @@ SUBSTITUTES = {
     "symbol": "OpenSymbol",
 }
 #: Revision colours by author, in order of first appearance (Word's "by author" idea).
-AUTHOR_COLORS = ("#1F5FBF", "#B3261E", "#1E7B45", "#7B3FA0", "#B85C00", "#0E7C86", "#8D5524", "#AD1457")
+DEFAULT_AUTHOR_COLORS = (
+    "#1F5FBF",
+    "#B3261E",
+    "#1E7B45",
+    "#7B3FA0",
+    "#B85C00",
+    "#0E7C86",
+    "#8D5524",
+    "#AD1457",
+)
+AUTHOR_COLORS = DEFAULT_AUTHOR_COLORS
 COMMENT_BACKGROUND = QColor("#FCE99A")
 _UNDERLINES = {
     "double": QTextCharFormat.UnderlineStyle.SingleUnderline,
@@ -93,6 +103,12 @@ def make_font(family: str, size_pt: float, scale: float, bold: bool = False, ita
     font.setItalic(italic)
     font.setKerning(True)
     return font
+
+
+def set_author_colors(colors: tuple[str, ...] | list[str]) -> None:
+    """Use ``colors`` (``#RRGGBB``, from the settings) for layouts built from now on; empty = defaults."""
+    global AUTHOR_COLORS
+    AUTHOR_COLORS = tuple(colors) or DEFAULT_AUTHOR_COLORS
 
 
 class AuthorColors:

@@ -30,8 +30,10 @@ class RenderedBlock:
     ``spans`` are ``(offset, length, clean)``: the characters at ``start + offset`` are clean
     text, read one for one (``clean`` None) or standing for ``clean`` as a whole (a note marker).
     ``comments`` are ``(comment id, offset)`` anchors; ``moves`` ``(from, to, kind)`` offset
-    ranges the painter doubles. Offsets are relative to :attr:`start` so that shifting a block
-    after an earlier edit is cheap; the ``abs_*`` methods give document positions.
+    ranges the painter doubles; ``revisions`` ``(from, to, change id)`` and ``commented``
+    ``(from, to, comment ids)`` say what a click on the text selects. Offsets are relative to
+    :attr:`start` so that shifting a block after an earlier edit is cheap; the ``abs_*``
+    methods give document positions.
     """
 
     block_id: str | None
@@ -45,6 +47,8 @@ class RenderedBlock:
     format_change: bool = False
     comments: list[tuple[str, int]] = field(default_factory=list)
     moves: list[tuple[int, int, str]] = field(default_factory=list)
+    revisions: list[tuple[int, int, str]] = field(default_factory=list)
+    commented: list[tuple[int, int, frozenset[str]]] = field(default_factory=list)
     borders: tuple[tuple[str, Border], ...] = ()
     #: tab leader kind (``dot``, ``hyphen``, ``underscore``, ``middleDot``) when a stop has one
     leader: str | None = None
@@ -73,6 +77,49 @@ class RenderedBlock:
     def abs_moves(self) -> list[tuple[int, int, str]]:
         """:attr:`moves` with document positions."""
         return [(self.start + a, self.start + b, kind) for a, b, kind in self.moves]
+
+    def position_of(self, offset: int) -> int:
+        """Document position of clean-text ``offset`` (past the end: the last character's)."""
+        seen = 0
+        last = self.start
+        for position, length, clean in self.abs_spans():
+            size = length if clean is None else len(clean)
+            if offset < seen + size:
+                return position + (offset - seen if clean is None else 0)
+            seen += size
+            last = position + max(0, length - 1)
+        return last
+
+    def range_positions(self, start: int, end: int) -> tuple[int, int]:
+        """Document positions ``[a, b)`` of clean-text offsets ``[start, end)``."""
+        a = self.position_of(start)
+        return a, (self.position_of(end - 1) + 1 if end > start else a)
+
+    def clean_offset(self, position: int) -> int:
+        """Clean-text offset of document ``position`` (a label or deletion maps to what follows it)."""
+        seen = 0
+        for span_position, length, clean in self.abs_spans():
+            if position < span_position:
+                return seen
+            size = length if clean is None else len(clean)
+            if position < span_position + length:
+                return seen + (position - span_position if clean is None else 0)
+            seen += size
+        return seen
+
+    def change_at(self, position: int) -> str | None:
+        """The id of the tracked change shown at document ``position`` (None outside changes)."""
+        offset = position - self.start
+        return next((cid for a, b, cid in self.revisions if a <= offset < b), None)
+
+    def comments_at(self, position: int) -> frozenset[str]:
+        """Ids of the comments whose highlighted range holds document ``position``."""
+        offset = position - self.start
+        found: frozenset[str] = frozenset()
+        for a, b, ids in self.commented:
+            if a <= offset < b:
+                found |= ids
+        return found
 
 
 @dataclass(slots=True)

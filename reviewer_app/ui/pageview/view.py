@@ -6,6 +6,10 @@ re-layout, so zooming a 300-page contract is instant; "fit width" and "fit page"
 scale when the window is resized. The layout is built in slices from the event loop (a zero
 timer calling :meth:`PagedLayout.step`), so the first page shows at once and the window keeps
 answering while the rest of a long contract is laid out.
+
+Clicks, selection and highlights live in :mod:`.interaction`; keys, page steps and
+:meth:`~.navigation.PageNavigation.refresh` (after an edit: re-render only the touched
+paragraphs, or lay out again keeping the reader's place) in :mod:`.navigation`.
 """
 
 from __future__ import annotations
@@ -19,7 +23,9 @@ from PySide6.QtWidgets import QAbstractScrollArea, QWidget
 
 from ...docx.reviewer import DocxReviewer
 from ...docx.snapshot import Snapshot
+from .interaction import PageInteraction
 from .layout import Page, PagedLayout, normalize_mode
+from .navigation import PageNavigation
 from .paint import PagePainter, PaintOptions
 from .qformats import LU_PER_INCH
 
@@ -34,7 +40,7 @@ _MIN_ZOOM, _MAX_ZOOM = 0.1, 5.0
 _STEP_BUDGET_S = 0.025
 
 
-class PageView(QAbstractScrollArea):
+class PageView(PageInteraction, PageNavigation, QAbstractScrollArea):
     """Paginated, zoomable, read-only view of a document with its redline (see module docstring)."""
 
     #: Pages laid out so far, emitted after every layout slice.
@@ -43,6 +49,12 @@ class PageView(QAbstractScrollArea):
     layout_finished = Signal()
     #: The effective zoom factor changed (1.0 = 100 %).
     zoom_changed = Signal(float)
+    #: The person clicked text of a tracked change (its id, as ``reviewer.changes()`` names it).
+    change_clicked = Signal(str)
+    #: The person clicked commented text or a comment balloon (the comment id).
+    comment_clicked = Signal(str)
+    #: The text selection changed (read it with ``selection_range()`` / ``selection_text()``).
+    selection_changed = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -62,18 +74,23 @@ class PageView(QAbstractScrollArea):
         self._tops: list[float] = []
         self._content_width = 0.0
         self._content_height = 0.0
-        self._pending_block: str | None = None
+        #: (block id, its distance in px below the viewport top) to restore once it is laid out again
+        self._pending_anchor: tuple[str, float] | None = None
+        self._anchor_value: int | None = None
         self._shown_pages = 0
         self._timer = QTimer(self)
         self._timer.setInterval(0)
         self._timer.timeout.connect(self._layout_slice)
         self.verticalScrollBar().setSingleStep(40)
         self.horizontalScrollBar().setSingleStep(40)
+        self._init_interaction()
 
     # ------------------------------------------------------------------ documents
     def show_document(self, reviewer: DocxReviewer, snapshot: Snapshot | None = None) -> None:
         """Lay out ``reviewer``'s document (first slice now, the rest from the event loop)."""
         self._reviewer = reviewer
+        self._pending_anchor = None
+        self._focus_target = self._find_target = None
         self._start_layout(snapshot)
         self.verticalScrollBar().setValue(0)
 
@@ -85,6 +102,8 @@ class PageView(QAbstractScrollArea):
         self._reviewer = None
         self._layout = None
         self._painter = None
+        self._focus_target = self._find_target = None
+        self._refresh_highlights()
         self._update_geometry()
         self.viewport().update()
 
@@ -97,6 +116,7 @@ class PageView(QAbstractScrollArea):
         self._layout = PagedLayout(self._reviewer, self._mode, snapshot)
         self._painter = PagePainter(self._layout, self._layout.headers)
         self._shown_pages = 0
+        self._refresh_highlights()
         self._update_geometry()
         self.viewport().update()
         if self._layout.done:
@@ -123,12 +143,11 @@ class PageView(QAbstractScrollArea):
             # repaint only when the slice may have changed what is on screen
             self.viewport().update()
         self._shown_pages = count
+        self._restore_anchor()
         self.layout_progress.emit(count)
         if layout.done:
             self._timer.stop()
-            if self._pending_block is not None:
-                block, self._pending_block = self._pending_block, None
-                self.scroll_to_block(block)
+            self._refresh_highlights()
             self.layout_finished.emit()
 
     def finish_layout(self) -> None:
@@ -136,6 +155,10 @@ class PageView(QAbstractScrollArea):
         if self._layout is not None and not self._layout.done:
             self._layout.build_all()
             self._after_slice()
+
+    def document_reviewer(self) -> DocxReviewer | None:
+        """The document shown (the find bar searches it)."""
+        return self._reviewer
 
     def paged_layout(self) -> PagedLayout | None:
         """The current paged layout (None without a document)."""
@@ -155,22 +178,13 @@ class PageView(QAbstractScrollArea):
         mode = normalize_mode(mode)
         if mode == self._mode:
             return
-        anchor = self._top_block()
+        anchor = self._anchor()
         self._mode = mode
         if self._reviewer is not None:
             self._start_layout()
-            if anchor is not None:
-                self._pending_block = anchor
-                if self._layout is not None and self._layout.done:
-                    self._after_slice()
-
-    def _top_block(self) -> str | None:
-        layout = self._layout
-        if layout is None or not layout.done:
-            return None
-        page = self.current_page()
-        blocks = layout.index.blocks_on_page(page)
-        return blocks[0] if blocks else None
+            self._pending_anchor = anchor
+            if self._layout is not None and self._layout.done:
+                self._after_slice()
 
     def zoom(self) -> float:
         """The effective zoom factor (1.0 = 100 %), also in the fit modes."""
@@ -325,6 +339,7 @@ class PageView(QAbstractScrollArea):
             painter.scale(self._scale, self._scale)
             try:
                 self._painter.paint(painter, page, self._options)
+                self._paint_highlights(painter, page)
             except Exception:  # one bad page must not leave the window unpainted
                 log.exception("painting page %d failed", number)
             painter.restore()
@@ -354,19 +369,26 @@ class PageView(QAbstractScrollArea):
             return False
         if block_id not in layout.by_id and not layout.done:
             self.finish_layout()
-        found = layout.block_rect(block_id)
-        if found is None:
+        y = self._block_y(block_id)
+        if y is None:
             return False
+        self.verticalScrollBar().setValue(round(y - self.viewport().height() / 3))
+        self.viewport().update()
+        return True
+
+    def _block_y(self, block_id: str) -> float | None:
+        """Where the block's first line of text is, in content pixels (None when not laid out)."""
+        layout = self._layout
+        found = layout.block_rect(block_id) if layout is not None else None
+        if found is None:
+            return None
         doc_index, rect = found
         section_doc = layout.docs[doc_index]
         index_in_doc = int(rect.y() // section_doc.page_height)
         number = min(layout.first_page_of_doc(doc_index) + index_in_doc, len(self._tops) - 1)
         if number < 0:
-            return False
-        y = self._tops[number] + (rect.y() - index_in_doc * section_doc.page_height) * self._scale
-        self.verticalScrollBar().setValue(round(y - self.viewport().height() / 3))
-        self.viewport().update()
-        return True
+            return None
+        return self._tops[number] + (rect.y() - index_in_doc * section_doc.page_height) * self._scale
 
     def page_count(self) -> int:
         """Pages laid out so far (final once :meth:`is_laid_out`)."""
