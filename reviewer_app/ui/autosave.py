@@ -1,0 +1,218 @@
+"""Keeping the open document safe while it is edited: recovery copies and the lock file.
+
+:class:`Autosaver` writes a recovery copy (:class:`~.recovery.RecoveryStore`) about a second
+after each change (a burst of accepts writes once) and on a timer as a retry, only while the
+document has unsaved changes; a save, a close or undoing back to the saved state removes the
+copy, because the file on disk is then the truth. A document that opens already modified (a
+restored copy) is written at once, so the leftover it came from can go. Serializing the
+300-page contract takes about 80 ms, short enough to do on the UI thread without a visible stall.
+
+:class:`LockKeeper` holds the lock file of the document the controller has open and follows it
+through Save As and close. Opening goes through it so the lock is taken before the document
+loads and given back when loading fails.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import time
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from ..docx.reviewer import DocxReviewer
+from .document_controller import DocumentController
+from .recovery import DocumentLock, RecoveryEntry, RecoveryStore, remove_stray_save_files
+
+log = logging.getLogger(__name__)
+
+DEFAULT_INTERVAL_S = 60.0
+DEFAULT_DEBOUNCE_MS = 1000
+
+
+class Autosaver(QObject):
+    """Writes the controller's document to the recovery store while it has unsaved changes."""
+
+    #: a recovery copy was written (the RecoveryEntry)
+    written = Signal(object)
+    #: a recovery copy could not be written (the reason); the next change or tick tries again
+    write_failed = Signal(str)
+
+    def __init__(
+        self,
+        controller: DocumentController,
+        store: RecoveryStore,
+        interval_s: float = DEFAULT_INTERVAL_S,
+        *,
+        debounce_ms: int = DEFAULT_DEBOUNCE_MS,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent if parent is not None else controller)
+        self._controller = controller
+        self._store = store
+        self._key: str | None = None
+        self._dirty = False
+        #: how long the last write took, serialization included (ms)
+        self.last_write_ms = 0.0
+        self._debounce = QTimer(self, singleShot=True, interval=debounce_ms)
+        self._debounce.timeout.connect(self.write_now)
+        self._interval = QTimer(self)
+        self._interval.timeout.connect(self._tick)
+        self.set_interval(interval_s)
+        controller.document_changed.connect(self._changed)
+        controller.modified_changed.connect(self._modified_changed)
+        controller.document_loaded.connect(self._loaded)
+        controller.saved.connect(self._saved)
+
+    @property
+    def key(self) -> str | None:
+        """The recovery entry this window writes for the open document (None before the first)."""
+        return self._key
+
+    def set_interval(self, interval_s: float) -> None:
+        """Settings ▸ autosave interval (seconds); 0 turns the periodic write off."""
+        self._interval.stop()
+        if interval_s > 0:
+            self._interval.start(int(interval_s * 1000))
+
+    def write_now(self) -> RecoveryEntry | None:
+        """Write the copy now if there are unsaved changes; returns the entry, or None."""
+        self._debounce.stop()
+        controller = self._controller
+        if controller.reviewer is None or not controller.is_modified():
+            return None
+        started = time.perf_counter()
+        path = controller.path
+        try:
+            entry = self._store.write(
+                self._entry_key(path),
+                controller.current_bytes(),
+                original_path=path,
+                document_name=Path(path).name if path else "",
+                undo_count=controller.undo_stack.count(),
+                last_act=controller.undo_stack.undoText(),
+            )
+        except OSError as error:
+            log.warning("the recovery copy could not be written: %s", error)
+            self.write_failed.emit(str(error))
+            return None
+        self._dirty = False
+        self.last_write_ms = (time.perf_counter() - started) * 1000
+        log.debug("recovery copy %s written in %.0f ms", entry.key, self.last_write_ms)
+        self.written.emit(entry)
+        return entry
+
+    def discard(self) -> None:
+        """Remove this window's copy (the document was saved, closed, or is back to its saved state)."""
+        self._debounce.stop()
+        self._dirty = False
+        if self._key is not None:
+            self._store.discard(self._key)
+
+    def _entry_key(self, path: str | None) -> str:
+        """The document's key; a suffixed one while a crash leftover of the same file waits to be
+        offered (the person chose "Later"), so new work never overwrites it."""
+        if self._key is None:
+            key = self._store.key_for(path)
+            leftover = next((e for e in self._store.entries() if e.key == key), None)
+            if leftover is not None and (leftover.pid, leftover.host) != (os.getpid(), socket.gethostname()):
+                key = f"{key}-{self._store.key_for(None)[-8:]}"
+            self._key = key
+        return self._key
+
+    def _changed(self, _blocks: object) -> None:
+        if self._controller.is_modified():
+            self._dirty = True
+            self._debounce.start()
+
+    def _modified_changed(self, modified: bool) -> None:
+        if not modified:
+            self.discard()
+            return
+        self._dirty = True
+        if self._key is None and self._controller.undo_stack.count() == 0:
+            self.write_now()  # opened modified (a recovered copy): it exists nowhere else under this window
+
+    def _tick(self) -> None:
+        if self._dirty:
+            self.write_now()
+
+    def _loaded(self) -> None:
+        self.discard()  # the previous document was saved or given up before this one loaded
+        self._key = None
+
+    def _saved(self, _path: str) -> None:
+        self.discard()
+        self._key = None  # Save As: the next copy is keyed by the new name
+
+
+class LockKeeper(QObject):
+    """Holds the lock of the controller's document: taken on open, moved on Save As, freed on close."""
+
+    def __init__(self, controller: DocumentController, parent: QObject | None = None) -> None:
+        super().__init__(parent if parent is not None else controller)
+        self._controller = controller
+        self._locks: dict[str, DocumentLock | None] = {}
+        controller.document_loaded.connect(self._release_others)
+        controller.saved.connect(self._follow_save)
+
+    def open(self, path: str | os.PathLike[str], *, take_over: bool = False) -> DocxReviewer:
+        """Lock ``path`` and open it in the controller.
+
+        Raises :class:`~.recovery.DocumentLockedError` when another window holds it (ask the
+        person, then call again with ``take_over=True``), or the controller's open errors (the
+        lock is then given back and the current document stays).
+        """
+        target = os.path.abspath(path)
+        self._claim(target, take_over)
+        try:
+            return self._controller.open(target)
+        except BaseException:
+            self._release(target)
+            raise
+
+    def open_bytes(self, data: bytes, path: str | None, *, take_over: bool = False) -> DocxReviewer:
+        """Lock ``path`` (when there is one) and open ``data`` (a recovered copy) to be saved there."""
+        target = os.path.abspath(path) if path else None
+        if target is not None:
+            self._claim(target, take_over)
+        try:
+            return self._controller.open_bytes(data, target)
+        except BaseException:
+            if target is not None:
+                self._release(target)
+            raise
+
+    def release_all(self) -> None:
+        """Give back every lock (the window closes)."""
+        for path in list(self._locks):
+            self._release(path)
+
+    def _claim(self, target: str, take_over: bool) -> None:
+        if target in self._locks:
+            return
+        remove_stray_save_files(target)
+        self._locks[target] = DocumentLock.acquire(target, self._controller.author, take_over=take_over)
+
+    def _release(self, path: str) -> None:
+        lock = self._locks.pop(path, None)
+        if lock is not None:
+            lock.release()
+
+    def _release_others(self) -> None:
+        current = self._controller.path
+        keep = os.path.abspath(current) if current else None
+        for path in [p for p in self._locks if p != keep]:
+            self._release(path)
+
+    def _follow_save(self, path: str) -> None:
+        """Save As: lock the new name (best effort: the file is written already) and free the old one."""
+        target = os.path.abspath(path)
+        if target not in self._locks:
+            try:
+                self._claim(target, take_over=True)
+            except OSError as error:
+                log.info("no lock on %s after Save As: %s", Path(target).name, error)
+        self._release_others()
