@@ -408,3 +408,12 @@ def list_comments(doc: WordDocument, snapshot: Snapshot) -> list[dict[str, Any]]
             }
         )
     return out
+
+
+def comment_dates(doc: WordDocument) -> dict[str, str | None]:
+    """``w:date`` of every comment (replies too) by id, as written (ISO 8601, often without a zone).
+
+    The person reviewing wants to know when each comment was made, but :func:`list_comments` is the
+    model's ``read_comments`` shape, which drops dates (contract §8); the desktop panel reads them here.
+    """
+    return {record.id: record.date for record in comment_records(doc)}

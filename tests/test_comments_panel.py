@@ -1,0 +1,252 @@
+"""The comments panel over a real controller and the sample contract (5 comments in 4 threads).
+
+The sample holds: 1000 (resolved), 1005, 1007 with reply 1008 (another author), 1013. Every act
+in the panel must land in the document as the person, as one undo step, and survive saving.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFrame, QLabel
+
+from reviewer_app.ui.comments_panel import CommentNotAddedError, CommentsPanel, add_comment_on_range
+from reviewer_app.ui.document_controller import DocumentController
+
+SAMPLE = Path(__file__).resolve().parents[1] / "resources" / "samples" / "sample-msa.docx"
+PERSON = "Alex Lawyer"
+
+
+@pytest.fixture
+def controller(qapp, tmp_path: Path) -> DocumentController:
+    copy = tmp_path / "contract.docx"
+    shutil.copy(SAMPLE, copy)
+    ctl = DocumentController(author=PERSON, store_directory=tmp_path / "queue")
+    ctl.open(copy)
+    return ctl
+
+
+def _panel(qtbot, controller: DocumentController, **options) -> CommentsPanel:
+    panel = CommentsPanel(controller, **options)
+    qtbot.addWidget(panel)
+    panel.resize(360, 700)
+    panel.show()
+    qtbot.waitExposed(panel)
+    return panel
+
+
+def _thread(controller: DocumentController, comment_id: str) -> dict:
+    return next(c for c in controller.reviewer.comments() if c["id"] == comment_id)
+
+
+def _texts(widget) -> list[str]:
+    return [label.text() for label in widget.findChildren(QLabel) if not label.isHidden()]
+
+
+def _free_range(controller: DocumentController, word: str) -> tuple[str, int, int]:
+    """A block without comments that holds ``word``, and the word's clean-text offsets."""
+    commented = {c["blockId"] for c in controller.reviewer.comments()}
+    for block in controller.snapshot().content_blocks():
+        start = block.text.find(word)
+        if start >= 0 and block.id not in commented:
+            return block.id, start, start + len(word)
+    raise AssertionError(f"no uncommented block holds {word!r}")
+
+
+def test_lists_threads_in_document_order_with_replies_dates_and_resolved_state(qtbot, controller) -> None:
+    panel = _panel(qtbot, controller, page_of_block=lambda block_id: 3)
+    assert panel.objectName() == "commentsPanel"
+    assert panel.thread_ids() == ["1000", "1005", "1007", "1013"]
+    assert panel.count_label.text() == "3 open · 1 resolved"
+
+    cap = panel.thread_widget("1007")
+    assert panel.thread_widget("1008") is cap  # a reply belongs to its thread
+    replies = cap.findChildren(QFrame, "commentReply")
+    assert [r.property("commentId") for r in replies] == ["1008"]
+    assert any(t.startswith("Northwind can consider a separate cap") for t in _texts(replies[0]))
+    assert "Daniel Okafor (Northwind)" in _texts(replies[0])
+    author = cap.findChild(QLabel, "commentAuthor")
+    assert author.text() == "Priya Shah (Harbour Bank counsel)" and author.font().bold()
+    assert cap.findChild(QLabel, "commentDate").text().startswith("14 Mar 2025")
+    assert "p. 4" in _texts(cap)
+    assert cap.findChild(QLabel, "commentQuote").full_text().startswith("\u201c150 per cent")
+    assert cap.reply_button.isVisible() and cap.resolve_button.text() == "Resolve"
+
+    settled = panel.thread_widget("1000")
+    assert settled.resolved and settled.findChild(QLabel, "resolvedMarker") is not None
+    assert not settled.reply_button.isVisible() and settled.resolve_button.text() == "Reopen"
+    assert settled.findChild(QLabel, "commentText") is None  # collapsed until selected
+
+    panel.show_resolved.setChecked(False)
+    assert settled.isHidden() and not cap.isHidden()
+    panel.select_comment("1000")  # the page view shows a resolved comment: it appears, opened up
+    assert not settled.isHidden() and settled.findChild(QLabel, "commentText") is not None
+
+
+def test_no_document_and_no_comments_say_so(qtbot, controller, tmp_path: Path) -> None:
+    panel = _panel(qtbot, controller)
+    controller.close()
+    assert panel.thread_ids() == [] and not panel.new_button.isEnabled()
+    assert panel.empty_label.isVisible()
+    controller.open(SAMPLE)
+    for comment_id in panel.thread_ids():
+        controller.resolve_comment(comment_id, True)
+    panel.show_resolved.setChecked(False)
+    assert panel.empty_label.isVisible() and panel.empty_label.text() == "No open comments"
+    assert panel.count_label.text() == "0 open · 4 resolved (hidden)"
+
+
+def test_reply_lands_under_its_parent_as_the_person_in_one_undo_step(qtbot, controller) -> None:
+    panel = _panel(qtbot, controller)
+    thread = panel.thread_widget("1005")
+    qtbot.mouseClick(thread.reply_button, Qt.MouseButton.LeftButton)
+    assert thread.composer.isVisible() and not thread.composer.send_button.isEnabled()
+    qtbot.keyClicks(thread.composer.editor, "The Bank's cap of 3 per cent is agreed.")
+    qtbot.keyClick(thread.composer.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+
+    replies = _thread(controller, "1005")["replies"]
+    assert [(r["author"], r["text"]) for r in replies] == [
+        (PERSON, "The Bank's cap of 3 per cent is agreed.")
+    ]
+    assert controller.undo_stack.count() == 1
+    assert not thread.composer.isVisible() and thread.reply_draft() == ""
+    shown = thread.findChildren(QFrame, "commentReply")
+    assert [r.property("commentId") for r in shown] == [replies[0]["id"]]
+
+    controller.undo_stack.undo()
+    assert _thread(controller, "1005")["replies"] == []
+    assert panel.thread_widget("1005").findChildren(QFrame, "commentReply") == []
+
+
+def test_resolve_and_reopen_round_trip(qtbot, controller) -> None:
+    panel = _panel(qtbot, controller)
+    thread = panel.thread_widget("1013")
+    qtbot.mouseClick(thread.resolve_button, Qt.MouseButton.LeftButton)
+    assert _thread(controller, "1013")["resolved"] is True
+    assert thread.resolved and thread.resolve_button.text() == "Reopen"
+    assert panel.count_label.text() == "2 open · 2 resolved"
+    qtbot.mouseClick(thread.resolve_button, Qt.MouseButton.LeftButton)
+    assert _thread(controller, "1013")["resolved"] is False and not thread.resolved
+    assert controller.undo_stack.count() == 2
+    controller.undo_stack.undo()
+    assert _thread(controller, "1013")["resolved"] is True
+    controller.undo_stack.undo()
+    assert _thread(controller, "1013")["resolved"] is False
+    assert not controller.is_modified()
+
+
+def test_new_comment_anchors_on_the_selection(qtbot, controller) -> None:
+    selection = _free_range(controller, "Services")
+    panel = _panel(qtbot, controller, selection_provider=lambda: selection)
+    picked: list[str] = []
+    panel.comment_selected.connect(picked.append)
+    qtbot.mouseClick(panel.new_button, Qt.MouseButton.LeftButton)
+    assert panel.new_box.isVisible() and panel.new_quote.full_text() == "Comment on \u201cServices\u201d"
+    qtbot.keyClicks(panel.new_composer.editor, "Is this the defined term?")
+    qtbot.keyClick(panel.new_composer.editor, Qt.Key.Key_Enter, Qt.KeyboardModifier.ControlModifier)
+
+    added = [c for c in controller.reviewer.comments() if c["text"] == "Is this the defined term?"]
+    assert len(added) == 1
+    assert (added[0]["author"], added[0]["blockId"], added[0]["quote"]) == (PERSON, selection[0], "Services")
+    assert controller.undo_stack.count() == 1
+    assert not panel.new_box.isVisible()
+    assert picked == [added[0]["id"]] and panel.selected_comment() == added[0]["id"]
+    assert added[0]["id"] in panel.thread_ids()
+    controller.undo_stack.undo()
+    assert added[0]["id"] not in panel.thread_ids()
+
+
+def test_new_comment_without_a_selection_says_what_to_do(qtbot, controller) -> None:
+    panel = _panel(qtbot, controller, selection_provider=lambda: None)
+    qtbot.mouseClick(panel.new_button, Qt.MouseButton.LeftButton)
+    assert panel.hint_label.isVisible() and "Select the text" in panel.hint_label.text()
+    assert not panel.new_box.isVisible() and controller.undo_stack.count() == 0
+
+
+def test_a_stale_range_is_refused_with_a_message_and_no_undo_entry(controller) -> None:
+    block_id, start, end = _free_range(controller, "Services")
+    with pytest.raises(CommentNotAddedError, match="Select it again"):
+        add_comment_on_range(controller, block_id, start, end + 10_000, "Too far")
+    changed = controller.snapshot().block(block_id).text
+    assert changed[start:end] == "Services"
+    controller.apply_operations(
+        "edit",
+        {
+            "version": 1,
+            "operations": [{"id": "e", "type": "replaceBlock", "blockId": block_id, "text": "Other words."}],
+        },
+    )
+    entries = controller.undo_stack.count()
+    with pytest.raises(CommentNotAddedError):
+        add_comment_on_range(controller, block_id, start, end, "On text that moved")
+    assert controller.undo_stack.count() == entries
+
+
+def test_a_half_typed_reply_and_the_scroll_position_survive_refreshes(qtbot, controller) -> None:
+    panel = _panel(qtbot, controller)
+    panel.resize(300, 260)  # short enough to scroll
+    qtbot.wait(10)
+    thread = panel.thread_widget("1007")
+    thread.open_reply()
+    qtbot.keyClicks(thread.composer.editor, "We can accept £2.5m if")
+    bar = panel.scroll_area.verticalScrollBar()
+    assert bar.maximum() > 0
+    bar.setValue(bar.maximum() // 2)
+    kept = bar.value()
+
+    first_change = controller.reviewer.changes()[0]["id"]
+    assert controller.accept_changes([first_change]) == 1  # document_changed with the touched block
+    controller.undo_stack.undo()  # document_changed(None): a whole new reader
+    controller.resolve_comment("1005", True)
+    assert panel.thread_widget("1007") is thread
+    assert thread.composer.isVisible() and thread.reply_draft() == "We can accept £2.5m if"
+    assert bar.value() == kept
+
+
+def test_a_hidden_panel_catches_up_when_shown(qtbot, controller) -> None:
+    panel = _panel(qtbot, controller)
+    panel.hide()  # its dock is closed: changes are not re-read until it shows again
+    controller.resolve_comment("1013", True)
+    assert not panel.thread_widget("1013").resolved
+    panel.show()
+    assert panel.thread_widget("1013").resolved and panel.count_label.text() == "2 open · 2 resolved"
+
+
+def test_selection_sync_emits_on_click_only(qtbot, controller) -> None:
+    panel = _panel(qtbot, controller)
+    picked: list[str] = []
+    panel.comment_selected.connect(picked.append)
+    panel.resize(300, 300)
+    qtbot.wait(10)
+    panel.select_comment("1013")  # scrolled into view
+    last = panel.thread_widget("1013")
+    top = last.mapTo(panel.scroll_area.viewport(), last.rect().topLeft()).y()
+    assert 0 <= top < panel.scroll_area.viewport().height()
+    panel.select_comment("1008")  # the page view selected the reply: its thread is highlighted
+    assert panel.selected_comment() == "1007" and panel.thread_widget("1007").is_selected()
+    assert picked == []
+    qtbot.mouseClick(panel.thread_widget("1013"), Qt.MouseButton.LeftButton)
+    assert picked == ["1013"] and panel.selected_comment() == "1013"
+    assert not panel.thread_widget("1007").is_selected()
+
+
+def test_reply_and_resolution_persist_after_save_and_reopen(qtbot, controller, tmp_path: Path) -> None:
+    panel = _panel(qtbot, controller)
+    thread = panel.thread_widget("1007")
+    thread.open_reply()
+    qtbot.keyClicks(thread.composer.editor, "Agreed subject to insurer sign-off.")
+    qtbot.mouseClick(thread.composer.send_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(panel.thread_widget("1005").resolve_button, Qt.MouseButton.LeftButton)
+    saved = controller.save(tmp_path / "answered.docx")
+
+    reopened = DocumentController(author="Someone Else", store_directory=tmp_path / "queue2")
+    reopened.open(saved)
+    again = _panel(qtbot, reopened)
+    replies = _thread(reopened, "1007")["replies"]
+    assert [(r["author"], r["text"]) for r in replies][-1] == (PERSON, "Agreed subject to insurer sign-off.")
+    assert _thread(reopened, "1005")["resolved"] is True
+    assert again.thread_widget("1005").resolved
+    assert len(again.thread_widget("1007").findChildren(QFrame, "commentReply")) == 2
