@@ -456,27 +456,28 @@ class _BlockFinder:
         return next((found for p in scope.iter(W + "p") if (found := self.visible(p))), None)
 
 
-def list_changes(doc: WordDocument, snapshot: Snapshot) -> list[dict[str, Any]]:
-    """``FolioAgentChange`` dicts (contract §8) for the main story, in document order.
+def located_changes(doc: WordDocument, snapshot: Snapshot) -> list[tuple[ChangeGroup, str | None]]:
+    """The main story's changes in document order, each with the block it is shown at.
 
-    ``blockId`` is the first block of the change with surviving visible text; it is null when
-    there is none (a deleted paragraph, a deleted row, a hidden row, body-level section properties).
+    The block is the first block of the change with surviving visible text; None when there is
+    none (a deleted paragraph, a deleted row, a hidden row, body-level section properties).
     """
     finder = _BlockFinder(snapshot)
-    out: list[dict[str, Any]] = []
+    out: list[tuple[ChangeGroup, str | None]] = []
     for group in change_groups(document_revisions(doc)):
         # a grid change folded into a cell's change locates nothing: it spans the whole table
         located = [r for r in group.records if r.kind != "tblGridChange"] or group.records
         block_id = next(
             (found for r in located if not r.hidden and (found := finder.in_scope(r.scope))), None
         )
-        out.append(
-            {
-                "id": group.id,
-                "type": group.type,
-                "author": group.author,
-                "text": group.text,
-                "blockId": block_id,
-            }
-        )
+        out.append((group, block_id))
     return out
+
+
+def list_changes(doc: WordDocument, snapshot: Snapshot) -> list[dict[str, Any]]:
+    """``FolioAgentChange`` dicts (contract §8) for the main story, in document order (see
+    :func:`located_changes` for ``blockId``)."""
+    return [
+        {"id": group.id, "type": group.type, "author": group.author, "text": group.text, "blockId": block_id}
+        for group, block_id in located_changes(doc, snapshot)
+    ]
