@@ -22,6 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .plurals import count_text
+
 #: Left indent of replies under the comment they answer, in pixels.
 REPLY_INDENT = 14
 #: Lines of text a composer shows before it scrolls.
@@ -264,7 +266,7 @@ class CommentThreadWidget(QFrame):
         if self.resolved and not self._selected:
             column.addWidget(_muted(ElidedLabel(thread["text"])))
             if replies:
-                column.addWidget(_muted(QLabel(self.tr("%n reply(s)", "", len(replies)))))
+                column.addWidget(_muted(QLabel(count_text(len(replies), "{n} reply", "{n} replies"))))
         else:
             body = _wrapping(thread["text"])
             body.setObjectName("commentText")
