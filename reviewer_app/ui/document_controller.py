@@ -305,13 +305,17 @@ class DocumentController(QObject):
         return self._review_bridge
 
     # comments ------------------------------------------------------------------------
-    def reply_to_comment(self, comment_id: str, text: str) -> bool:
+    def reply_to_comment(self, comment_id: str, text: str, *, as_agent: bool = False) -> bool:
+        """Reply under the person's name (or the agent's, for the chat) as one undo step."""
         bridge = self._require_queue()
-        return self.perform(
-            self.tr("Reply to comment"),
-            lambda _r: bridge.reply_to_comment(comment_id, text),
-            self._comment_blocks(comment_id),
-        )
+
+        def reply(reviewer: DocxReviewer) -> bool:
+            if as_agent:
+                return self._as_agent(reviewer, lambda: bridge.reply_to_comment(comment_id, text))
+            return bridge.reply_to_comment(comment_id, text)
+
+        label = self.tr("Agent reply to comment") if as_agent else self.tr("Reply to comment")
+        return self.perform(label, reply, self._comment_blocks(comment_id))
 
     def resolve_comment(self, comment_id: str, resolved: bool) -> bool:
         bridge = self._require_queue()

@@ -31,7 +31,6 @@ from typing import Any
 
 from ..agent.bridge import ReviewerReads
 from ..docx import hashing
-from ..docx.reviewer import DocxReviewer
 from ..docx.snapshot import Snapshot
 from .document_controller import AGENT_MODES, DocumentController, NoDocumentError
 from .pageview import PageView
@@ -103,17 +102,7 @@ class LiveEditorBridge:
 
     def reply_to_comment(self, comment_id: str, text: str) -> bool:
         """Reply under the agent's name, as one undo step (nothing happens for an unknown id)."""
-        controller = self.controller
-        review = controller.review_bridge
-        if review is None:
-            raise NoDocumentError("No document is open.")
-
-        def reply(reviewer: DocxReviewer) -> bool:
-            return controller._as_agent(reviewer, lambda: review.reply_to_comment(comment_id, text))
-
-        return controller.perform(
-            controller.tr("Agent reply to comment"), reply, controller._comment_blocks(comment_id)
-        )
+        return self.controller.reply_to_comment(comment_id, text, as_agent=True)
 
     def resolve_comment(self, comment_id: str, resolved: bool) -> bool:
         """Resolve or reopen through the controller, so the person can undo it."""
