@@ -1,0 +1,234 @@
+"""Edit cards as data: one :class:`CardState` per operation of an agent's edit batch.
+
+A card has to find its way back to the thing a person acts on: in Review mode the *proposal*
+in the document's review queue (whose id is the operation id, suffixed ``#2``… when that id was
+already taken, see ``ProposalStore.unique_id``), in Direct mode the tracked changes the
+operation created (the ``revisionIds`` the edit engine reported). Neither travels in the
+``edit_batch`` event, so the chat controller records them as the call runs and writes them into
+the transcript's ``edit_batch`` entry (keys ``proposalId``, ``revisionIds``, ``commentId``,
+``section``, ``oldText``), and logs each later outcome as a ``card_status`` entry. A reopened
+document then rebuilds every card with its current status: queued proposals from the persisted
+queue, Direct-mode changes from the changes still pending in the document.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...docx.snapshot import Snapshot
+from . import describe
+
+#: the transcript entry kind that records what a person did with a card
+CARD_STATUS = "card_status"
+#: statuses a person can still act on
+#: longest replaced text kept for a card's redline (a longer one shows the new text alone)
+OLD_TEXT_LIMIT = 10_000
+#: Direct-mode statuses that follow the document (whether the card's changes are still pending)
+SETTLED_BY_DOCUMENT = frozenset(("applied", "accepted", "declined", "resolved"))
+
+
+@dataclass
+class CardState:
+    """One operation of an edit batch, where it lives, and what became of it."""
+
+    batch_id: str
+    index: int
+    operation: dict[str, Any]
+    #: ``review`` (a proposal waits) or ``direct`` (a tracked change landed)
+    mode: str
+    status: str
+    reason: str | None = None
+    operation_id: str | None = None
+    proposal_id: str | None = None
+    revision_ids: list[str] = field(default_factory=list)
+    comment_id: str | None = None
+    old_text: str | None = None
+    section: str = ""
+    #: what the person decided (accepted/declined/applied/discarded), kept while the ids resolve
+    outcome: str | None = None
+
+    @property
+    def key(self) -> str:
+        return f"{self.batch_id}:{self.index}"
+
+    @property
+    def block_id(self) -> str | None:
+        return describe.target_block(self.operation)
+
+    @property
+    def can_apply(self) -> bool:
+        """Review mode: the proposal still waits in the queue."""
+        return self.mode == "review" and self.status == "queued" and self.proposal_id is not None
+
+    @property
+    def can_decide(self) -> bool:
+        """Direct mode: the tracked changes it made are still pending (accept or reject them)."""
+        return self.mode == "direct" and self.status == "applied" and bool(self.revision_ids)
+
+
+def _mode_of(batch_mode: Any) -> str:
+    return "review" if batch_mode == "review" else "direct"
+
+
+def _operation(row: Mapping[str, Any]) -> dict[str, Any]:
+    op = row.get("operation")
+    return dict(op) if isinstance(op, Mapping) else {}
+
+
+# ----------------------------------------------------------------------------- a live batch
+def match_proposals(
+    rows: Iterable[Mapping[str, Any]],
+    new_proposals: list[dict[str, Any]],
+    waiting: list[dict[str, Any]],
+) -> dict[int, str]:
+    """Row index → proposal id for the queued rows of one batch.
+
+    ``new_proposals`` are the proposals the call added (in queue order), ``waiting`` every
+    queued proposal now. An operation the queue already held (the same call resent) added
+    nothing; its card points at the proposal that was waiting.
+    """
+    claimed: set[str] = set()
+    found: dict[int, str] = {}
+    for row in rows:
+        op_id = row.get("id")
+        if row.get("status") != "queued" or not isinstance(op_id, str):
+            continue
+        pick = next(
+            (p for p in new_proposals if p.get("operationId") == op_id and p["id"] not in claimed), None
+        )
+        if pick is None:
+            pick = next(
+                (
+                    p
+                    for p in reversed(waiting)
+                    if p.get("operationId") == op_id
+                    and p.get("status") == "queued"
+                    and p["id"] not in claimed
+                ),
+                None,
+            )
+        if pick is not None:
+            claimed.add(pick["id"])
+            found[int(row.get("index", -1))] = pick["id"]
+    return found
+
+
+def revisions_by_operation(core_result: Mapping[str, Any] | None) -> dict[str, dict[str, Any]]:
+    """Operation id → ``{revisionIds, commentId}`` from an edit engine result (Direct mode)."""
+    found: dict[str, dict[str, Any]] = {}
+    for entry in (core_result or {}).get("applied") or []:
+        ids = list(entry.get("revisionIds") or ([entry["revisionId"]] if entry.get("revisionId") else []))
+        found[str(entry.get("id"))] = {
+            "revisionIds": [str(i) for i in ids],
+            "commentId": entry.get("commentId"),
+        }
+    return found
+
+
+def annotate_batch(
+    rows: list[dict[str, Any]],
+    *,
+    before: Snapshot | None,
+    proposals: Mapping[int, str],
+    revisions: Mapping[str, Mapping[str, Any]],
+) -> None:
+    """Write what a card needs to find its proposal or changes again into the batch's rows.
+
+    The rows are the transcript's (the session logged the event before the chat saw it), so the
+    next save keeps them; ``oldText`` and ``section`` are read from the document as it was
+    before the call, so the card still shows what was replaced after it has been.
+    """
+    for row in rows:
+        op = _operation(row)
+        index = int(row.get("index", -1))
+        if index in proposals:
+            row["proposalId"] = proposals[index]
+        made = revisions.get(str(row.get("id")))
+        if made is not None and row.get("status") == "applied":
+            row["revisionIds"] = list(made["revisionIds"])
+            if made.get("commentId"):
+                row["commentId"] = made["commentId"]
+        old = describe.old_text_of(op, before)
+        if old and len(old) <= OLD_TEXT_LIMIT:  # whole, so the card's word diff is right
+            row["oldText"] = old
+        row["section"] = describe.section_label(before, describe.target_block(op))
+
+
+def cards_from_entry(entry: Mapping[str, Any]) -> list[CardState]:
+    """The cards of one ``edit_batch`` entry (or event dict), with the status the call reported."""
+    mode = _mode_of(entry.get("mode"))
+    error = entry.get("error")
+    cards = []
+    for row in entry.get("operations") or []:
+        if not isinstance(row, Mapping):
+            continue
+        status = str(row.get("status") or "unknown")
+        reason = row.get("reason") or (error if status == "rejected" else None)
+        cards.append(
+            CardState(
+                batch_id=str(entry.get("id")),
+                index=int(row.get("index", len(cards))),
+                operation=_operation(row),
+                mode=mode,
+                status=status,
+                reason=str(reason) if reason else None,
+                operation_id=str(row["id"]) if row.get("id") is not None else None,
+                proposal_id=row.get("proposalId"),
+                revision_ids=[str(i) for i in row.get("revisionIds") or []],
+                comment_id=row.get("commentId"),
+                old_text=row.get("oldText"),
+                section=str(row.get("section") or ""),
+            )
+        )
+    return cards
+
+
+# ----------------------------------------------------------------------------- later outcomes
+def outcome_entry(card: CardState) -> dict[str, Any]:
+    """The ``card_status`` transcript entry for what a person just did with ``card``."""
+    data: dict[str, Any] = {"card": card.key, "status": card.status}
+    if card.reason:
+        data["reason"] = card.reason
+    return data
+
+
+def settle(card: CardState, pending_changes: set[str]) -> bool:
+    """Bring a Direct-mode card in line with the document; True when its status changed.
+
+    Its changes still pending: ``applied`` (Accept and Reject work). All gone: what the person
+    decided on this card, or ``resolved`` when they decided elsewhere (the redline panel).
+    """
+    if card.mode != "direct" or not card.revision_ids or card.status not in SETTLED_BY_DOCUMENT:
+        return False
+    pending = any(i in pending_changes for i in card.revision_ids)
+    status = "applied" if pending else (card.outcome or "resolved")
+    if status == card.status:
+        return False
+    card.status = status
+    return True
+
+
+def restore_status(
+    card: CardState,
+    outcome: Mapping[str, Any] | None,
+    queue: Mapping[str, Mapping[str, Any]],
+    pending_changes: set[str],
+) -> None:
+    """The status of a rebuilt card: the queue and the document win over what was logged."""
+    if outcome is not None:
+        card.outcome = str(outcome.get("status"))
+    if card.mode == "review" and card.status == "queued":
+        proposal = queue.get(card.proposal_id or "")
+        if proposal is not None:
+            card.status = str(proposal.get("status") or "queued")
+            card.reason = proposal.get("reason") or (
+                describe.stale_reason() if card.status == "stale" else card.reason
+            )
+        elif outcome is not None:
+            card.status, card.reason = card.outcome or "missing", outcome.get("reason")
+        else:
+            card.status = "missing"
+        return
+    settle(card, pending_changes)
