@@ -18,7 +18,11 @@ from PySide6.QtWidgets import QApplication
 
 from . import __version__
 from .resources import sample_contract_path
+from .ui.app_settings import SettingsStore
+from .ui.excepthook import install_excepthook
+from .ui.logging_setup import configure_logging
 from .ui.main_window import MainWindow
+from .ui.theme import apply_theme
 
 log = logging.getLogger(__name__)
 
@@ -60,21 +64,32 @@ def main(path: str | os.PathLike[str] | None = None, quit_after_ms: int | None =
     ``quit_after_ms`` makes the app leave by itself that long after the loop started, so smoke
     tests and packaging checks can start the real thing and still finish.
     """
-    if not logging.getLogger().handlers:
-        logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     import qasync
 
+    configure_logging()
     app = create_application()
     # asyncio runs on Qt's own event loop: the chat's streamed turns and the window share one thread
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     closing = asyncio.Event()
     app.aboutToQuit.connect(closing.set)
-    window = MainWindow()
+    settings = SettingsStore()
+    settings.load()
+    apply_theme(app, settings.settings.theme)
+    window = MainWindow(settings=settings)
+    hook = install_excepthook(lambda: window)
+    loop.set_exception_handler(hook.asyncio_handler)
     window.show()
-    target = os.fspath(path) if path is not None else default_document()
-    if target is not None:
-        QTimer.singleShot(0, lambda: window.open_path(target))
+
+    def start() -> None:
+        # a crash leftover comes first: restoring it is what the person was doing
+        if window.offer_recovery():
+            return
+        target = os.fspath(path) if path is not None else default_document()
+        if target is not None:
+            window.open_path(target)
+
+    QTimer.singleShot(0, start)
     if quit_after_ms is not None:
         QTimer.singleShot(max(quit_after_ms, 0), lambda: _quit_everything(app))
     with loop:

@@ -16,6 +16,7 @@ from PySide6.QtCore import QStandardPaths
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from ..docx.errors import DocxOpenError
+from .recovery_dialog import open_document
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -89,7 +90,8 @@ class FileCommands:
         if self.controller.reviewer is not None and not self.maybe_save():
             return False
         try:
-            self.controller.open(shown)
+            if not open_document(self.window, self.window.services.locks, shown):
+                return False
         except DocxOpenError as exc:
             log.info("refused to open a document: %s", type(exc).__name__)
             self.window.show_error(self.window.tr("Cannot open document"), str(exc))

@@ -12,19 +12,37 @@ import logging
 import os
 from pathlib import Path
 
-from PySide6.QtCore import QRect, Qt
-from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
-from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QMenu, QMessageBox, QWidget
+from PySide6.QtCore import QByteArray, QRect, Qt
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import (
+    QApplication,
+    QDockWidget,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ..docx.reviewer import DocxReviewer
 from ..docx.snapshot import Snapshot
+from .app_settings import SettingsStore
+from .chat import ChatDock
 from .compare_command import CompareCommand
 from .document_controller import DocumentController
 from .drafting import Drafting
 from .file_commands import FileCommands
+from .find_bar import FindBar
+from .help_dialogs import open_log_folder, show_about, show_shortcuts
+from .logging_setup import log_folder
 from .pageview import PageView
 from .plurals import count_text
+from .recovery_dialog import offer_recovery
+from .settings_dialog import SettingsDialog
 from .window_actions import build_menus, build_toolbar, connect, create_actions
+from .window_docks import build_docks
+from .window_services import WindowServices
 
 log = logging.getLogger(__name__)
 
@@ -32,13 +50,29 @@ log = logging.getLogger(__name__)
 class MainWindow(QMainWindow):
     """One document per window: the pages, the panels, the menus and the status bar."""
 
-    def __init__(self, parent: QWidget | None = None, controller: DocumentController | None = None) -> None:
+    def __init__(
+        self,
+        parent: QWidget | None = None,
+        controller: DocumentController | None = None,
+        settings: SettingsStore | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("mainWindow")
         self.setAcceptDrops(True)
+        self.setDockNestingEnabled(True)
         self.controller = controller or DocumentController(self)
+        self.services = WindowServices(self, settings)
         self.page_view = PageView(self)
-        self.setCentralWidget(self.page_view)
+        self.find_bar = FindBar(self.page_view, self)
+        self.find_bar.hide()
+        self.find_bar.closed.connect(self.focus_document)
+        central = QWidget(self)
+        column = QVBoxLayout(central)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addWidget(self.find_bar)
+        column.addWidget(self.page_view, 1)
+        self.setCentralWidget(central)
         self.files = FileCommands(self)
         self.compare = CompareCommand(self)
         self.drafting = Drafting(self.controller, self.page_view.viewport(), self._block_rect)
@@ -46,10 +80,14 @@ class MainWindow(QMainWindow):
         self.recent_menu = QMenu(self)
         self.menus = build_menus(self, self.actions, self.recent_menu)
         self.toolbar = build_toolbar(self, self.actions)
+        self._build_chat()
+        self.docks = build_docks(self)
         self._build_status_bar()
         self._connect()
+        self.sync_theme_actions()
         self._refresh_chrome()
-        self.resize(1280, 860)
+        self.resize(1440, 900)
+        self._restore_window_state()
 
     # ------------------------------------------------------------------ composition
     def _build_status_bar(self) -> None:
@@ -62,6 +100,21 @@ class MainWindow(QMainWindow):
         bar = self.statusBar()
         for label in (self.page_label, self.changes_label, self.model_label):
             bar.addPermanentWidget(label)
+
+    def _build_chat(self) -> None:
+        s = self.services.settings.settings
+        self.chat = ChatDock(self.controller, self.page_view, s.to_agent_settings(), mode=s.agent_mode)
+        self.chat_dock = QDockWidget(self.tr("Agent"), self)
+        self.chat_dock.setObjectName("chatDock")
+        self.chat_dock.setWidget(self.chat)
+        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.chat_dock)
+        self.menus["view"].addAction(self.chat_dock.toggleViewAction())
+        self.chat.show_block.connect(self.page_view.show_block)
+        self.chat.settings_requested.connect(self.show_settings)
+        self.chat.mode_changed.connect(self._sync_agent_mode)
+        self.chat.chat.busy_changed.connect(self.actions.agent_stop.setEnabled)
+        self.chat.chat.busy_changed.connect(lambda _b: self._refresh_model_status())
+        self._sync_agent_mode(self.chat.mode())
 
     def _connect(self) -> None:
         a, c, view = self.actions, self.controller, self.page_view
@@ -94,7 +147,27 @@ class MainWindow(QMainWindow):
         self._sync_zoom_actions()
         for action, mode in ((a.markup_all, "all"), (a.markup_none, "none"), (a.markup_original, "original")):
             connect(action, lambda m=mode: view.set_markup_mode(m))
+        for action, theme in ((a.theme_system, "system"), (a.theme_light, "light"), (a.theme_dark, "dark")):
+            connect(action, lambda t=theme: self.services.set_theme(t))
+        connect(a.find, self.find_bar.open_bar)
+        connect(a.add_comment, self._add_comment)
+        connect(a.settings, self.show_settings)
+        connect(a.previous_change, self.docks.redline.previous_change)
+        connect(a.next_change, self.docks.redline.next_change)
+        connect(a.accept_change, lambda: self._resolve_current(accept=True))
+        connect(a.reject_change, lambda: self._resolve_current(accept=False))
+        connect(a.agent_review, lambda: self.chat.set_mode("review"))
+        connect(a.agent_direct, lambda: self.chat.set_mode("direct"))
+        connect(a.agent_stop, self.chat.stop)
+        connect(a.shortcuts, lambda: show_shortcuts(self.actions.all(), self))
+        connect(a.log_folder, lambda: open_log_folder(log_folder()))
+        connect(a.about, lambda: show_about(self))
+        self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        self.menus["review"].addSeparator()
+        self._by_author_menu(self.tr("Accept All by Author"), accept=True)
+        self._by_author_menu(self.tr("Reject All by Author"), accept=False)
         c.document_loaded.connect(self._document_loaded)
+        c.saved.connect(self.services.settings.add_recent)
         c.document_changed.connect(self._document_changed)
         c.modified_changed.connect(lambda _m: self._refresh_chrome())
         c.saved.connect(lambda _p: self._refresh_chrome())
@@ -126,7 +199,7 @@ class MainWindow(QMainWindow):
 
     def keep_backup(self) -> bool:
         """Whether the first save keeps ``NAME.docx.bak`` (a setting; on by default)."""
-        return True
+        return self.services.settings.settings.keep_backup
 
     def open_path(self, path: str | os.PathLike[str]) -> bool:
         """Open and show ``path``; on failure explain why and keep the current document."""
@@ -142,14 +215,12 @@ class MainWindow(QMainWindow):
             self.page_view.clear_document()
         else:
             self.page_view.show_document(reviewer, reviewer.snapshot())
+            if reviewer.path:
+                self.services.settings.add_recent(reviewer.path)
         self._refresh_chrome()
 
     def _document_changed(self, blocks: frozenset[str] | None) -> None:
-        reviewer = self.controller.reviewer
-        if reviewer is None:
-            return
-        if blocks is None or not all(self.page_view.rerender_block(b) for b in blocks):
-            self.page_view.show_document(reviewer, reviewer.snapshot())
+        self.page_view.refresh(self.controller.reviewer, blocks)
         self._refresh_chrome()
 
     def _block_rect(self, block_id: str) -> QRect | None:
@@ -185,6 +256,77 @@ class MainWindow(QMainWindow):
             if why:
                 self.show_error(self.tr("Cannot delete paragraph"), why)
 
+    def _resolve_current(self, accept: bool) -> None:
+        """Accept or reject the change selected in the redline panel (or clicked on the page)."""
+        panel = self.docks.redline
+        if not panel.selected_ids():
+            panel.next_change()
+        if accept:
+            panel.accept_selected()
+        else:
+            panel.reject_selected()
+
+    def _by_author_menu(self, title: str, accept: bool) -> None:
+        menu = self.menus["review"].addMenu(title)
+        menu.setObjectName("acceptByAuthorMenu" if accept else "rejectByAuthorMenu")
+
+        def fill() -> None:
+            menu.clear()
+            reviewer = self.controller.reviewer
+            authors = sorted({c["author"] for c in reviewer.changes()}) if reviewer is not None else []
+            for author in authors:
+                action = menu.addAction(author)
+                action.triggered.connect(
+                    lambda _c=False, who=author: (
+                        self.controller.accept_all(who) if accept else self.controller.reject_all(who)
+                    )
+                )
+            menu.setEnabled(bool(authors))
+
+        menu.aboutToShow.connect(fill)
+
+    def _add_comment(self) -> None:
+        self.docks.comments_dock.show()
+        self.docks.comments_dock.raise_()
+        self.docks.comments.start_new_comment()
+
+    def _fill_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        for path in self.services.settings.settings.recent_files:
+            action = QAction(path, self.recent_menu)
+            action.triggered.connect(lambda _c=False, p=path: self.open_path(p))
+            self.recent_menu.addAction(action)
+        if self.recent_menu.isEmpty():
+            self.recent_menu.addAction(self.tr("No recent documents")).setEnabled(False)
+
+    def show_settings(self) -> SettingsDialog:
+        """Open the settings dialog (non-blocking); changes apply through the settings store."""
+        dialog = SettingsDialog(self.services.settings, self)
+        dialog.open()
+        return dialog
+
+    def offer_recovery(self) -> bool:
+        """On start: offer what a crash left behind; True when a document was restored."""
+        return offer_recovery(self, self.services.recovery, self.controller, self.services.locks) is not None
+
+    def _sync_agent_mode(self, mode: str) -> None:
+        (self.actions.agent_direct if mode == "direct" else self.actions.agent_review).setChecked(True)
+
+    def sync_theme_actions(self) -> None:
+        theme = self.services.settings.settings.theme
+        {"light": self.actions.theme_light, "dark": self.actions.theme_dark}.get(
+            theme, self.actions.theme_system
+        ).setChecked(True)
+
+    def _refresh_model_status(self) -> None:
+        chat = self.chat.chat
+        problem = chat.configuration_problem()
+        if problem:
+            self.model_label.setText(self.tr("No model configured"))
+        else:
+            state = self.tr("working…") if chat.busy else self.tr("ready")
+            self.model_label.setText(f"{chat.settings.model} · {state}")
+
     def _resolve_all(self, accept: bool) -> None:
         if self.controller.reviewer is None:
             return
@@ -215,6 +357,7 @@ class MainWindow(QMainWindow):
         count = len(self.controller.reviewer.changes())
         self.changes_label.setText(count_text(count, "{n} change", "{n} changes"))
         self._refresh_pages()
+        self._refresh_model_status()
 
     def _refresh_pages(self) -> None:
         view = self.page_view
@@ -243,10 +386,26 @@ class MainWindow(QMainWindow):
             self.open_path(paths[0])
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
-        if self.files.maybe_save():
-            event.accept()
-        else:
+        if not self.files.maybe_save():
             event.ignore()
+            return
+        self.chat.stop()
+        self._save_window_state()
+        self.services.close()
+        event.accept()
+
+    def _save_window_state(self) -> None:
+        self.services.settings.update(
+            window_state=bytes(self.saveState().toBase64().data()).decode("ascii"),
+            window_geometry=bytes(self.saveGeometry().toBase64().data()).decode("ascii"),
+        )
+
+    def _restore_window_state(self) -> None:
+        s = self.services.settings.settings
+        if s.window_geometry:
+            self.restoreGeometry(QByteArray.fromBase64(s.window_geometry.encode("ascii")))
+        if s.window_state:
+            self.restoreState(QByteArray.fromBase64(s.window_state.encode("ascii")))
 
     def _quit(self) -> None:
         if self.close():

@@ -1,0 +1,69 @@
+"""The panels docked around the pages, and the wiring that keeps their selections in step.
+
+Selecting a change in the redline panel shows it on the page, clicking it on the page selects
+its row; the same for comments. Page numbers reach the panels once the layout has placed
+every block. Each panel is a dock the person can move, float or hide (View menu).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDockWidget, QWidget
+
+from .comments_panel import CommentsPanel
+from .redline_panel import RedlinePanel
+
+if TYPE_CHECKING:
+    from .main_window import MainWindow
+
+
+@dataclass
+class Docks:
+    """The window's panels and the docks holding them."""
+
+    redline: RedlinePanel
+    comments: CommentsPanel
+    redline_dock: QDockWidget
+    comments_dock: QDockWidget
+
+
+def _dock(window: MainWindow, name: str, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+    dock = QDockWidget(title, window)
+    dock.setObjectName(name)
+    dock.setWidget(widget)
+    dock.setAllowedAreas(Qt.DockWidgetArea.LeftDockWidgetArea | Qt.DockWidgetArea.RightDockWidgetArea)
+    window.addDockWidget(area, dock)
+    window.menus["view"].addAction(dock.toggleViewAction())
+    return dock
+
+
+def build_docks(window: MainWindow) -> Docks:
+    """Create the redline and comments panels, dock them right (tabbed), and connect them."""
+    view, controller = window.page_view, window.controller
+
+    def page_of_block(block_id: str) -> int | None:
+        layout = view.paged_layout()
+        return layout.index.page_of_block(block_id) if layout is not None and layout.done else None
+
+    redline = RedlinePanel(controller, page_of_block)
+    comments = CommentsPanel(controller, selection_provider=view.selection_range, page_of_block=page_of_block)
+    redline_dock = _dock(
+        window, "redlineDock", window.tr("Changes"), redline, Qt.DockWidgetArea.RightDockWidgetArea
+    )
+    comments_dock = _dock(
+        window, "commentsDock", window.tr("Comments"), comments, Qt.DockWidgetArea.RightDockWidgetArea
+    )
+    window.tabifyDockWidget(redline_dock, comments_dock)
+    redline_dock.raise_()
+    redline.change_selected.connect(view.select_change)
+    view.change_clicked.connect(redline.select_change)
+    view.change_clicked.connect(lambda _id: (redline_dock.show(), redline_dock.raise_()))
+    comments.comment_selected.connect(view.select_comment)
+    view.comment_clicked.connect(comments.select_comment)
+    view.comment_clicked.connect(lambda _id: (comments_dock.show(), comments_dock.raise_()))
+    view.layout_finished.connect(lambda: redline.set_page_lookup(page_of_block))
+    view.layout_finished.connect(comments.refresh)
+    return Docks(redline, comments, redline_dock, comments_dock)
