@@ -18,11 +18,12 @@ from PySide6.QtWidgets import QMessageBox
 
 from reviewer_app.docx import DocxReviewer
 from reviewer_app.ui.main_window import MainWindow
+from tests import chat_fixtures
 from tests.chat_fixtures import LAW, SAMPLE, three_edits_turn
 from tests.checkers import schema_errors
 from tests.fake_anthropic import FakeAnthropic, fast_settings
 
-pytest_plugins = ["tests.chat_fixtures"]
+loop, server = chat_fixtures.loop, chat_fixtures.server
 
 PRIYA = "Priya Shah (Harbour Bank counsel)"
 ME = "Alex Lawyer"
