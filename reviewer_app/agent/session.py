@@ -24,12 +24,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from .events import AgentEvent, ErrorEvent, Retry, TextDelta, ToolCall, TurnDone
 from .history import NOT_RUN_ENDED, append_user_text, assistant_content, render, repair
+from .host_tools import HostTool
 from .model_stream import ModelCaller, Response, StopGuard, Stopped, host_of_client
 from .prompt import continuation_note, new_nonce, system_prompt
 from .review_queue import ReviewQueueBridge
@@ -115,11 +116,14 @@ class AgentSession:
         document_name: str | None = None,
         transcript: Transcript | None = None,
         store: TranscriptStore | None = None,
+        host_tools: Sequence[HostTool] = (),
     ) -> None:
         """``client_or_settings``: an ``anthropic.AsyncAnthropic`` (or anything with the same
         ``messages.stream``), or :class:`AgentSettings` (a client is made on the first turn and
         closed by :meth:`aclose`). ``transcript``: a saved conversation to continue; ``store``
         saves the transcript after every turn when the transcript names a document path.
+        ``host_tools``: tools the app runs itself (:mod:`.host_tools`), offered after the 16 on
+        each request they describe themselves for, counted in the budgets like any call.
         """
         if isinstance(client_or_settings, AgentSettings):
             settings = settings or client_or_settings
@@ -132,6 +136,7 @@ class AgentSession:
         self.review_mode = isinstance(bridge, ReviewQueueBridge) if review_mode is None else review_mode
         self.nonce = new_nonce()
         self.tools = to_anthropic_tools(get_tool_definitions(self.options))
+        self.host_tools = {tool.name: tool for tool in host_tools}
         self.system_prompt = system_prompt(
             nonce=self.nonce,
             review_mode=self.review_mode,
@@ -194,6 +199,7 @@ class AgentSession:
                 self.settings.max_tool_calls,
                 self.settings.max_live_reads,
                 self.review_mode,
+                self.host_tools,
             )
         )
         self._turn = self.last_turn = turn
@@ -406,12 +412,11 @@ class AgentSession:
         caching = self.settings.prompt_caching
         ephemeral = {"type": "ephemeral"}
         system: Any = self.system_prompt
-        tools = self.tools
+        offered = [d for tool in self.host_tools.values() if (d := tool.definition()) is not None]
+        tools = [*self.tools, *offered]
         if caching:
             system = [{"type": "text", "text": self.system_prompt, "cache_control": ephemeral}]
-            tools = (
-                [*self.tools[:-1], {**self.tools[-1], "cache_control": ephemeral}] if self.tools else tools
-            )
+            tools = [*tools[:-1], {**tools[-1], "cache_control": ephemeral}] if tools else tools
         return {
             "model": self.settings.model,
             "max_tokens": self.settings.max_tokens,

@@ -68,6 +68,8 @@ class TurnTools:
     max_tool_calls: int = 40
     max_live_reads: int = 6
     review_mode: bool = False
+    #: tools the session runs itself (:mod:`.host_tools`), by name
+    host_tools: Mapping[str, Any] = field(default_factory=dict)
     calls: int = 0
     live_reads: int = 0
     ran: list[dict[str, Any]] = field(default_factory=list)
@@ -87,8 +89,11 @@ class TurnTools:
 
     # ------------------------------------------------------------------ running
     def execute(self, name: str, args: Any) -> dict[str, Any]:
-        """``execute_tool_call`` that cannot raise for anything a model sends."""
+        """``execute_tool_call`` (or the host tool's handler) that cannot raise for anything a model sends."""
         try:
+            host = self.host_tools.get(name)
+            if host is not None:
+                return dict(host.handler(args, self.bridge))
             return execute_tool_call(name, args, self.bridge, self.options)
         except InvalidSuggestChangesOptionsError:
             raise  # the host's mistake: found in development, never explained to the model
@@ -100,9 +105,12 @@ class TurnTools:
         """Turn an envelope into the model's tool_result and the UI's events."""
         envelope = dict(envelope)
         unchanged = False
+        host = self.host_tools.get(name)
         if envelope.get("ok"):
             result = envelope.get("result")
-            body = result_json(result)
+            body = result if host is not None and isinstance(result, str) else result_json(result)
+            if host is not None and host.untrusted:
+                body = escape_fence_body(body)
             if name in DOCUMENT_TEXT_TOOLS:
                 key = f"{name}\n{_canonical(args)}"
                 if self._reads.get(key) == body:
@@ -111,10 +119,14 @@ class TurnTools:
                 else:
                     self._reads[key] = body
                     body = escape_fence_body(body)
-            is_error, fenced = False, name in DOCUMENT_TEXT_TOOLS and not unchanged
-            summary = (
-                "unchanged since the same read earlier in this turn" if unchanged else summarize(name, result)
-            )
+            is_error = False
+            fenced = (name in DOCUMENT_TEXT_TOOLS and not unchanged) or (host is not None and host.untrusted)
+            if unchanged:
+                summary = "unchanged since the same read earlier in this turn"
+            elif host is not None and isinstance(result, str):
+                summary = _clip(result.split("\n", 1)[0])  # a header line, e.g. the diff's counts
+            else:
+                summary = summarize(name, result)
             event = ToolResult(tool_use_id, name, True, summary, result=result, unchanged=unchanged)
         else:
             error = str(envelope.get("error") or "the tool failed")

@@ -6,11 +6,16 @@ the comparison's own changes. The revised version is read as ``final`` or ``orig
 way. Stories pair up; each paired story is aligned, planned (:mod:`.redline_plan`) and written
 through the edit engine in several kinds of pass: the plan itself; fallbacks for operations the
 engine refused (a row it cannot delete loses its words instead; a change spanning a note
-reference is written around it); insertions at the story's end when a new table is among them;
-and the splits that cut paragraphs added inside a table cell off their host. A story only one
+reference is written around it); paired paragraphs' property changes (``w:pPrChange``, a pass of
+their own since the text change of the same paragraph may be in the first); insertions at the
+story's end when a new table is among them; and the splits that cut paragraphs added inside a
+table cell off their host. A story only one
 version has cannot be written as a tracked change and is reported in ``unprocessedStories``.
 Refusals the engine makes are reported in ``skipped`` with its reason, except a blank paragraph
 it must keep (one that ends a section or a cell): that is layout, not text.
+
+Lists the revised version's paragraphs use are mapped to the base's, and copied into the base's
+numbering part when it lacks them (:mod:`.numbering_import`).
 
 All revisions of one redline share one date and one author, draw ids from one counter across
 every part, and new paragraphs get paraIds no other part uses.
@@ -34,6 +39,8 @@ from .align import align
 from .errors import CompareOptionError
 from .inputs import open_resolved
 from .model import Budget, entries
+from .numbering_import import NumberingImport
+from .paragraph_props import RevisedProperties
 from .privacy import apply_to_package, resolve_transforms
 from .redline_ops import SPLIT_SEPARATOR, Planned, StoryPlan
 from .redline_plan import plan_story
@@ -71,7 +78,7 @@ class _Writer:
         for reason in plan.refused:
             self.refuse(reason)
         first = plan.first_pass
-        if not first and not plan.tail:
+        if not first and not plan.tail and not plan.properties:
             return
         main = story.handle["type"] == "main"
         doc = self.doc if main else StoryDocument(self.doc, story.part, story.container)
@@ -80,6 +87,8 @@ class _Writer:
         fallbacks = [f for p in first if done.get(id(p)) is False for f in p.fallback]
         if fallbacks:
             self._pass(doc, applier, fallbacks)
+        if plan.properties:
+            self._pass(doc, applier, plan.properties)
         if plan.tail:
             sentinel = _following(plan.tail_after) if plan.tail_after is not None else None
             for planned in plan.tail:
@@ -219,7 +228,8 @@ def generate_redline_docx(
 ) -> dict[str, Any]:
     """The base package with the differences to ``revised`` written as tracked changes (contract §10).
 
-    Returns ``{buffer, applied, skipped, unprocessedStories, privacyReport}``. Raises
+    Returns ``{buffer, applied, skipped, unprocessedStories, referenceWarnings, privacyReport}``;
+    ``referenceWarnings`` names revised paragraph styles the base lacks (style changes left out). Raises
     :class:`~.errors.CompareOptionError` for a bad view, author or privacy transform and
     :class:`~.errors.CompareInputError` when a document cannot be opened safely.
     """
@@ -236,14 +246,16 @@ def generate_redline_docx(
     budget = Budget()
     move_ids = itertools.count(1)
     unprocessed: list[dict[str, Any]] = []
-    for b, r in pair_stories(read_stories(doc), read_stories(revised_reviewer.document)):
+    revised_doc = revised_reviewer.document
+    props = RevisedProperties(doc.styles, revised_doc.styles, NumberingImport(doc, revised_doc))
+    for b, r in pair_stories(read_stories(doc), read_stories(revised_doc)):
         if b is None or r is None:
             reason = "missing-base-story" if b is None else "missing-revised-story"
             handles = {"baseStory": b.handle if b else None, "revisedStory": r.handle if r else None}
             unprocessed.append({**handles, "reason": reason})
             continue
         events = align(entries(b.blocks), entries(r.blocks), budget)
-        writer.write(b, plan_story(events, doc.styles, doc.numbering, budget, move_ids))
+        writer.write(b, plan_story(events, props, budget, move_ids))
     _unique_para_ids(doc, before)
     report = apply_to_package(doc.package, doc.main_part, transforms)
     return {
@@ -251,5 +263,6 @@ def generate_redline_docx(
         "applied": writer.applied,
         "skipped": writer.skipped,
         "unprocessedStories": unprocessed,
+        "referenceWarnings": props.reference_warnings(),
         "privacyReport": report,
     }

@@ -6,13 +6,17 @@ the engine's tests vouch for:
 - a paired block whose text changed → ``replaceBlock`` (the engine writes a word-level redline;
   the base's note references stay, see :mod:`.notes`, and when one readable change would span a
   reference the stretches between references are rewritten one by one with ``replaceRange``);
+- a paired block whose paragraph properties differ (style, numbering, alignment, spacing,
+  indentation, outline level) → ``setBlockParagraphProperties`` with the revised values, in a
+  pass of its own (tracked as ``w:pPrChange``);
 - a paired block whose text is equal but whose run formatting differs → ``formatRange`` per
   stretch, with the revised values (tracked as ``w:rPrChange``);
 - a base-only block → ``deleteBlock``; a whole table row → ``deleteTableRow``; a whole table →
   ``deleteTable`` (falling back to deleting the blocks' words when the engine refuses the row);
 - a revised-only block → ``insertBeforeBlock`` the next base block (``insertAfterBlock`` the last
   body paragraph at the end), stating the revised paragraph's style, numbering and spacing so it
-  does not inherit its anchor's; a whole new row → ``insertTableRow``; a whole new table →
+  does not inherit its anchor's (see :mod:`.paragraph_props`); a whole new row →
+  ``insertTableRow``; a whole new table →
   ``insertTable`` (at the story's end a new table, and what follows it, wait for a later pass
   anchored on the story's last block); a paragraph added inside an existing cell → its text
   joined to a paired neighbour in the cell, then split off again (``splitBlock`` in a later pass);
@@ -33,11 +37,8 @@ from lxml import etree
 
 from ..blocks import Block
 from ..hashing import text_hash
-from ..numbering import NumberingDefinitions
-from ..styles import StyleIndex
 from ..xmlutil import W
 from .model import Budget, Entry, kept_share, word_count_at_least
-from .notes import without_markers
 
 _TR, _TC, _TBL, _P = W + "tr", W + "tc", W + "tbl", W + "p"
 _SDT, _CUSTOM_XML = W + "sdt", W + "customXml"
@@ -79,6 +80,9 @@ class StoryPlan:
     tail: list[Planned] = field(default_factory=list)
     tail_after: etree._Element | None = None
     splits: list[Split] = field(default_factory=list)
+    #: paragraph-property changes of paired paragraphs: a pass after the text changes (one
+    #: operation per paragraph and batch, and the text change may be the first)
+    properties: list[Planned] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)  # what could not be expressed, in words
 
     @property
@@ -126,54 +130,6 @@ def _covering(entries: list[Entry], chosen: set[int], tag: str) -> dict[int, etr
         if full:
             out[id(e)] = full[-1]
     return out
-
-
-def _numbering(block: Block, numbering: NumberingDefinitions) -> dict[str, Any]:
-    stated = dict(block.stated_numbering or {"kind": "inherit"})
-    if stated.get("kind") == "reference":
-        if not numbering.instance_defined(str(stated.get("numId"))):
-            return {"kind": "inherit"}
-        out: dict[str, Any] = {"kind": "reference", "numId": stated["numId"]}
-        if stated.get("ilvl") is not None and 0 <= stated["ilvl"] <= 8:
-            out["ilvl"] = stated["ilvl"]
-        return out
-    if stated.get("kind") == "levelOnly" and not 0 <= (stated.get("ilvl") or 0) <= 8:
-        return {"kind": "inherit"}
-    return stated
-
-
-def _spacing(value: dict[str, Any] | None) -> dict[str, Any] | None:
-    if not value:
-        return None
-    out = {k: v for k, v in value.items() if not (k in ("spaceBefore", "spaceAfter") and v < 0)}
-    return out or None
-
-
-def insert_fields(
-    block: Block, anchor: Block | None, styles: StyleIndex, numbering: NumberingDefinitions
-) -> dict[str, Any]:
-    """Paragraph properties an inserted copy of ``block`` states, so it does not take its anchor's."""
-    fields: dict[str, Any] = {"text": without_markers(block.text)}
-    if "\n" in block.text or "\r" in block.text:
-        fields["lineBreakMode"] = "inline"
-    if block.style_id and styles.is_paragraph_style(block.style_id):
-        fields["styleId"] = block.style_id
-    if block.direct_alignment:
-        fields["alignment"] = block.direct_alignment
-    anchor_ppr = anchor.element.find(W + "pPr") if anchor is not None and anchor.element is not None else None
-    stated = _numbering(block, numbering)
-    if stated["kind"] != "inherit" or (anchor_ppr is not None and anchor_ppr.find(W + "numPr") is not None):
-        fields["numbering"] = stated
-    if block.direct_outline_level:
-        fields["outlineLevel"] = block.direct_outline_level
-    elif anchor_ppr is not None and anchor_ppr.find(W + "outlineLvl") is not None:
-        fields["outlineLevel"] = None
-    spacing = _spacing(block.direct_spacing)
-    if spacing:
-        fields["spacing"] = spacing
-    if block.direct_indentation:
-        fields["indentation"] = dict(block.direct_indentation)
-    return fields
 
 
 def find_moves(deleted: list[Entry], added: list[Entry], budget: Budget) -> list[tuple[Entry, Entry]]:

@@ -13,13 +13,13 @@ from typing import Any
 
 from lxml import etree
 
-from ..numbering import NumberingDefinitions
-from ..styles import StyleIndex
 from ..xmlutil import W
 from .align import Event
 from .formatting import format_ranges
 from .model import Budget, Entry
 from .notes import segment_edits, with_base_markers, without_markers
+from .paragraph_props import RevisedProperties
+from .redline_cells import new_columns
 from .redline_ops import (
     _P,
     _TBL,
@@ -33,7 +33,6 @@ from .redline_ops import (
     ancestors,
     children,
     find_moves,
-    insert_fields,
     range_op,
 )
 
@@ -53,14 +52,12 @@ class Planner:
     def __init__(
         self,
         events: list[Event],
-        styles: StyleIndex,
-        numbering: NumberingDefinitions,
+        props: RevisedProperties,
         budget: Budget,
         move_ids: itertools.count[int],
     ) -> None:
         self.events = events
-        self.styles = styles
-        self.numbering = numbering
+        self.props = props
         self.budget = budget
         self.move_ids = move_ids
         self.plan = StoryPlan()
@@ -75,6 +72,8 @@ class Planner:
         self.trailing: list[Planned] = []
         # host pair (by id of its base entry) -> (texts added before it, texts added after it)
         self.hosted: dict[int, tuple[list[str], list[str]]] = {}
+        #: revised entries of cells a new column brings (see :mod:`.redline_cells`)
+        self.columns_r: set[int] = set()
 
     # ------------------------------------------------------------------ entry point
     def run(self) -> StoryPlan:
@@ -90,6 +89,10 @@ class Planner:
         self.tables_r = {k: t for k, t in _covering(self.revised, chosen_r, _TBL).items() if _top_level(t)}
         self.rows_r = _covering(self.revised, chosen_r - set(self.tables_r), _TR)
         self._next_base()
+        loose = [e for e in added if e.in_table and all(id(e) not in s for s in self._placed())]
+        columns, self.columns_r = new_columns(loose, self.partner, self.revised_at, self._cell_text)
+        self.plan.inserts.extend(columns)
+        self.done |= self.columns_r
         for index, event in enumerate(self.events):
             r = event.revised
             if event.kind == "revised" and r.in_table and all(id(r) not in s for s in self._placed()):
@@ -110,8 +113,8 @@ class Planner:
         return self.plan
 
     def _placed(self) -> tuple[dict[int, Any], ...]:
-        """Revised entries that already have a place: moves, new tables, new rows."""
-        return self.move, self.tables_r, self.rows_r
+        """Revised entries that already have a place: moves, new tables, new rows, new columns."""
+        return self.move, self.tables_r, self.rows_r, self.columns_r
 
     # ------------------------------------------------------------------ anchors
     def _next_base(self) -> None:
@@ -151,6 +154,12 @@ class Planner:
         if b.block.element is None:
             return
         before, after = self.hosted.get(id(b), ([], []))
+        edits = len(self.plan.edits)
+        self._text_and_format(b, r, before, after)
+        if not before and not after:
+            self._properties(b, r, alone=len(self.plan.edits) == edits)
+
+    def _text_and_format(self, b: Entry, r: Entry, before: list[str], after: list[str]) -> None:
         if b.key != r.key or before or after:
             own = with_base_markers(b.block.text, r.block.text) if b.key != r.key else b.block.text
             parts = [*before, own, *after]
@@ -170,6 +179,17 @@ class Planner:
             return
         for start, end, formatting in format_ranges(b.block, r.block):
             self.plan.edits.append(Planned(range_op(b.block, start, end, formatting), b.block.element))
+
+    def _properties(self, b: Entry, r: Entry, alone: bool) -> None:
+        """A paired paragraph whose paragraph properties differ: the revised ones, tracked.
+
+        ``alone``: no other operation names this paragraph, so the change rides in the first
+        pass; otherwise it waits for the properties pass (one operation per paragraph and batch).
+        """
+        props = self.props.changes(b.block, r.block)
+        if props:
+            op = {"type": "setBlockParagraphProperties", "properties": props}
+            (self.plan.edits if alone else self.plan.properties).append(Planned(op, b.block.element))
 
     def _between_markers(self, b: Entry, text: str) -> list[Planned]:
         """Fallback for a replacement refused because a change would span a note reference."""
@@ -269,7 +289,7 @@ class Planner:
             self.plan.refused.append("the base story has no paragraph to anchor an insertion on")
             return
         anchor, position = where
-        fields = insert_fields(r.block, anchor.block, self.styles, self.numbering)
+        fields = self.props.insert_fields(r.block, anchor.block)
         if id(r) in self.move:
             fields["moveId"] = self.move[id(r)]
         kind = "insertBeforeBlock" if position == "before" else "insertAfterBlock"
@@ -396,11 +416,7 @@ class Planner:
 
 
 def plan_story(
-    events: list[Event],
-    styles: StyleIndex,
-    numbering: NumberingDefinitions,
-    budget: Budget,
-    move_ids: itertools.count[int],
+    events: list[Event], props: RevisedProperties, budget: Budget, move_ids: itertools.count[int]
 ) -> StoryPlan:
     """The operations that turn the base story into the revised one (see :mod:`.redline_ops`)."""
-    return Planner(events, styles, numbering, budget, move_ids).run()
+    return Planner(events, props, budget, move_ids).run()

@@ -125,16 +125,33 @@ def writer_for(ctx: EditContext, op_id: str) -> PropertyWriter:
 
 
 def create_list(ctx: EditContext, fmt: str) -> str:
-    """Append a new list (``"bullet"`` or ``"numbered"``) and return its ``w:numId``.
+    """Append a new list (``"bullet"`` or ``"numbered"``) and return its ``w:numId``."""
+    _name, root = _numbering_root(ctx)
+    abstract_id = _next_id(root, "abstractNum", "abstractNumId")
+    num_id = _next_id(root, "num", "numId")
+    rng = random.Random(f"{num_id}-{abstract_id}-{fmt}")
+    return add_list_definition(ctx, _abstract(abstract_id, fmt, rng), etree.Element(W + "num"))
 
-    ``w:abstractNum`` elements must all precede the ``w:num`` elements (``CT_Numbering``), and
-    ``w:numIdMacAtCleanup`` comes last, so both are inserted at their places, not appended.
+
+def add_list_definition(ctx: EditContext, abstract: etree._Element, num: etree._Element) -> str:
+    """Add ``abstract`` and ``num`` to the numbering part (created if absent) with fresh ids; return
+    the new ``w:numId``. ``num`` is pointed at ``abstract``; its other children (level overrides) stay.
+
+    Shared by new lists and by the redline, which copies a list the revised version uses and the
+    base lacks. ``w:abstractNum`` elements must all precede the ``w:num`` elements
+    (``CT_Numbering``), and ``w:numIdMacAtCleanup`` comes last, so both are inserted at their
+    places, not appended.
     """
     name, root = _numbering_root(ctx)
     abstract_id = _next_id(root, "abstractNum", "abstractNumId")
     num_id = _next_id(root, "num", "numId")
-    rng = random.Random(f"{num_id}-{abstract_id}-{fmt}")
-    abstract = _abstract(abstract_id, fmt, rng)
+    abstract.set(W + "abstractNumId", str(abstract_id))
+    num.set(W + "numId", str(num_id))
+    pointer = num.find(W + "abstractNumId")
+    if pointer is None:
+        pointer = etree.Element(W + "abstractNumId")
+        num.insert(0, pointer)
+    pointer.set(W + "val", str(abstract_id))
     abstracts = list(root.iterchildren(W + "abstractNum"))
     if abstracts:
         abstracts[-1].addnext(abstract)
@@ -144,8 +161,6 @@ def create_list(ctx: EditContext, fmt: str) -> str:
             pictures[-1].addnext(abstract)
         else:
             root.insert(0, abstract)
-    num = etree.Element(W + "num", attrib={W + "numId": str(num_id)})
-    _val(num, "abstractNumId", str(abstract_id))
     nums = list(root.iterchildren(W + "num"))
     if nums:
         nums[-1].addnext(num)
