@@ -8,6 +8,7 @@ them, and LibreOffice reads the file with the changes and comments we wrote.
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ from reviewer_app.ui.main_window import MainWindow
 from tests import chat_fixtures
 from tests.chat_fixtures import LAW, SAMPLE, three_edits_turn
 from tests.checkers import schema_errors
-from tests.fake_anthropic import FakeAnthropic, fast_settings
+from tests.fake_anthropic import FakeAnthropic, fast_settings, reply, tool
 
 loop, server = chat_fixtures.loop, chat_fixtures.server
 
@@ -88,7 +89,9 @@ def test_a_review_session_from_question_to_saved_file(
     block = next(b for b in controller.snapshot().content_blocks() if "shall not affect" in b.text)
     editor = window.drafting.edit(block.id)
     editor.editor.setPlainText(block.text.replace("shall not affect", "do not affect", 1))
-    qtbot.mouseClick(editor.findChild(type(thread.reply_button), "paragraphEditorApply"), Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(
+        editor.findChild(type(thread.reply_button), "paragraphEditorApply"), Qt.MouseButton.LeftButton
+    )
 
     assert window.isWindowModified()
     window.actions.save.trigger()
@@ -129,3 +132,52 @@ def test_a_review_session_from_question_to_saved_file(
     assert "do not affect the interpretation" in accepted and "laws, statutes, regulations, codes" in accepted
     rejected = "\n".join(reading["reject_all"]["paragraphs"])
     assert "shall not affect the interpretation" in rejected
+
+
+def test_the_agent_compares_only_with_a_version_the_person_offered(
+    qtbot: Any, loop: Any, server: FakeAnthropic, tmp_path: Path, monkeypatch: Any
+) -> None:
+    """Agent ▸ Offer Another Version…: the chat's compare_with_version tool appears with that id."""
+    older = tmp_path / "older.docx"
+    shutil.copy(SAMPLE, older)
+    reviewer = DocxReviewer.open(older)
+    block = next(b for b in reviewer.read_document() if "undisputed invoice within" in b["text"])
+    reviewer.apply_operations(
+        {
+            "version": 1,
+            "mode": "direct",
+            "operations": [
+                {
+                    "id": "o",
+                    "type": "replaceInBlock",
+                    "blockId": block["blockId"],
+                    "find": "invoice",
+                    "replace": "bill",
+                }
+            ],
+        }
+    )
+    reviewer.save(older)
+    current = tmp_path / "contract.docx"
+    shutil.copy(SAMPLE, current)
+    window = _window(qtbot, server)
+    assert window.open_path(current)
+
+    server.add(reply("Nothing to compare with yet."))
+    loop.run_until_complete(window.chat.send("What changed?"))
+    assert "compare_with_version" not in [t["name"] for t in server.bodies[-1]["tools"]]
+
+    monkeypatch.setattr(window.files, "ask_open_path_titled", lambda title: str(older))
+    window.actions.offer_version.trigger()
+    server.add(
+        reply("Let me compare.", tool("compare_with_version", {"versionId": "v1"})),
+        reply("The other version says bill instead of invoice."),
+    )
+    loop.run_until_complete(window.chat.send("What changed in the older version?"))
+    tools = {t["name"]: t for t in server.bodies[-2]["tools"]}
+    assert tools["compare_with_version"]["input_schema"]["properties"]["versionId"]["enum"] == ["v1"]
+    (result,) = server.last_results()
+    text = json.dumps(result)
+    assert "bill" in text and "invoice" in text
+    assert str(older) not in text  # the model never sees the path
+    window.close()

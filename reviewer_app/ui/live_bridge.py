@@ -31,6 +31,7 @@ from typing import Any
 
 from ..agent.bridge import ReviewerReads
 from ..docx import hashing
+from ..docx.reviewer import DocxReviewer
 from ..docx.snapshot import Snapshot
 from .document_controller import AGENT_MODES, DocumentController, NoDocumentError
 from .pageview import PageView
@@ -79,6 +80,11 @@ class LiveEditorBridge:
         return self.controller.review_bridge or self
 
     # ------------------------------------------------------------------ required members
+    @property
+    def reviewer(self) -> DocxReviewer | None:
+        """The open document now (undo replaces it, so it is looked up on every use)."""
+        return self.controller.reviewer
+
     def snapshot(self) -> Snapshot:
         return self.controller.snapshot()
 

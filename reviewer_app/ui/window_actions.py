@@ -81,6 +81,7 @@ class WindowActions:
     agent_review: QAction
     agent_direct: QAction
     agent_stop: QAction
+    offer_version: QAction
     shortcuts: QAction
     log_folder: QAction
     about: QAction
@@ -93,7 +94,7 @@ class WindowActions:
         names = (
             "save save_as export_pdf compare_with close find edit_paragraph insert_paragraph "
             "delete_paragraph add_comment previous_change next_change accept_change reject_change "
-            "accept_all reject_all"
+            "accept_all reject_all offer_version"
         )
         return [getattr(self, n) for n in names.split()]
 
@@ -190,6 +191,12 @@ def create_actions(parent: QMainWindow) -> WindowActions:
             tip=tr("The agent writes tracked changes at once; you accept or reject them"),
         ),
         agent_stop=_action(parent, "agent_stop", tr("&Stop"), "Ctrl+.", tr("Stop the agent's turn")),
+        offer_version=_action(
+            parent,
+            "offer_version",
+            tr("&Offer Another Version…"),
+            tip=tr("Let the agent compare this document with a version you pick"),
+        ),
         shortcuts=_action(parent, "shortcuts", tr("&Keyboard Shortcuts"), "Ctrl+/"),
         log_folder=_action(parent, "log_folder", tr("Open &Log Folder")),
         about=_action(parent, "about", tr("&About Reviewer")),
@@ -303,7 +310,7 @@ def build_menus(window: QMainWindow, a: WindowActions, recent_menu: QMenu) -> di
             None,
         ],
     )
-    menu("agent", tr("&Agent"), [a.agent_review, a.agent_direct, None, a.agent_stop])
+    menu("agent", tr("&Agent"), [a.agent_review, a.agent_direct, None, a.offer_version, None, a.agent_stop])
     menu("help", tr("&Help"), [a.shortcuts, a.log_folder, None, a.about])
     return menus
 

@@ -27,6 +27,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from ...agent.events import EditBatch, ErrorEvent, Retry, TextDelta, ToolCall, ToolResult, TurnDone
+from ...agent.host_tools import HostTool
 from ...agent.session import AgentSession
 from ...agent.settings import AgentNotConfiguredError, AgentSettings
 from ...agent.transcript import TranscriptStore
@@ -83,6 +84,8 @@ class ChatController(QObject):
         self.store = store or TranscriptStore()
         self._settings = (settings or AgentSettings.from_environment()).replace(tools_in_thread=False)
         self.session: AgentSession | None = None
+        #: host-side tools offered to the model next to the 16 (compare_with_version)
+        self.host_tools: tuple[HostTool, ...] = ()
         self.cards: dict[str, CardState] = {}
         self._task: asyncio.Task[None] | None = None
         self._stop_requested = False
@@ -155,6 +158,7 @@ class ChatController(QObject):
             document_name=Path(path).name if path else None,
             transcript=transcript,
             store=self.store,
+            host_tools=self.host_tools,
         )
 
     def _restart_session(self) -> None:
