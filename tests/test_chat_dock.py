@@ -48,7 +48,7 @@ def test_streamed_answer_and_three_proposed_cards(
     assert "propose three changes" in answers[0].text()  # rendered: no Markdown markers left
     assert "Applicable Law: drop" in answers[0].text()
     lines = [line.text() for line in dock.conversation.tool_lines()]
-    assert len(lines) == 1 and lines[0].startswith("✓ Suggested 3 change(s) · 3 queued · ")
+    assert len(lines) == 1 and lines[0].startswith("✓ Suggested 3 changes · 3 queued · ")
     assert lines[0].endswith(" ms")
 
     (batch,) = dock.conversation.batches()
@@ -65,7 +65,7 @@ def test_streamed_answer_and_three_proposed_cards(
     for card in cards:
         assert card.apply_button.isVisibleTo(card) and card.discard_button.isVisibleTo(card)
         assert card.show_button.isVisibleTo(card) and not card.accept_button.isVisibleTo(card)
-    assert batch.apply_all.isVisibleTo(batch) and batch.heading.text() == "3 proposal(s) waiting for you"
+    assert batch.apply_all.isVisibleTo(batch) and batch.heading.text() == "3 proposals waiting for you"
     # Review mode: nothing touched the document yet
     assert "laws, statutes, regulations and codes" in _block_text(dock, LAW)
     assert len(dock.chat.controller.review_bridge.proposals()) == 3
@@ -94,7 +94,7 @@ def test_apply_two_discard_one(loop: Any, make_dock: Any, server: FakeAnthropic,
     assert controller.undo_stack.count() == 2  # discarding changes nothing in the document
     texts = [b.text for b in controller.snapshot().content_blocks()]
     assert not any("Change Control Procedure" in text for text in texts)
-    assert batch.heading.text() == "3 edit(s)" and not batch.apply_all.isVisibleTo(batch)
+    assert batch.heading.text() == "3 edits" and not batch.apply_all.isVisibleTo(batch)
 
 
 def test_apply_all_is_one_undo_step_and_show_names_the_block(

@@ -169,7 +169,7 @@ def test_reopening_the_document_restores_the_conversation_and_cards(
     assert answers[1] == "Three proposals wait for your review in clause 1.1."
     assert answers[2].startswith("Looking")
     lines = [line.text() for line in again.conversation.tool_lines()]
-    assert len(lines) == 1 and lines[0].startswith("✓ Suggested 3 change(s) · 3 queued")
+    assert len(lines) == 1 and lines[0].startswith("✓ Suggested 3 changes · 3 queued")
     (restored,) = again.conversation.batches()
     cards = list(restored.cards.values())
     assert [c.status.text() for c in cards] == ["Applied", "Proposed", "Proposed"]

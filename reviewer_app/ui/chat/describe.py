@@ -16,6 +16,7 @@ from PySide6.QtCore import QCoreApplication
 
 from ...docx.edit.diff import word_diff
 from ...docx.snapshot import Snapshot
+from ..plurals import count_text
 
 #: characters of old/new text a card shows before it clips (the full text is in the document)
 REDLINE_CLIP = 280
@@ -268,7 +269,7 @@ def tool_phrase(name: str, tool_input: Any, result: Any = None) -> str:
         return _tr("Read page {0}").format(args.get("page", "?"))
     if name == "suggest_changes":
         count = len(args.get("operations") or []) if isinstance(args.get("operations"), list) else 0
-        return _tr("Suggested {0} change(s)").format(count)
+        return count_text(count, "Suggested {n} change", "Suggested {n} changes", "ChatDock")
     if name == "add_comment":
         return _tr("Commented")
     phrases = {

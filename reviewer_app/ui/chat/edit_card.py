@@ -15,6 +15,7 @@ from collections.abc import Callable
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from ..plurals import count_text
 from . import describe
 from .card_state import CardState
 from .colors import STATUS_TONE, chat_colors
@@ -197,11 +198,13 @@ class BatchCards(QWidget):
         waiting = sum(c.can_apply for c in states)
         pending = sum(c.can_decide for c in states)
         if waiting:
-            text = self.tr("%n proposal(s) waiting for you", "", waiting)
+            text = count_text(waiting, "{n} proposal waiting for you", "{n} proposals waiting for you")
         elif pending:
-            text = self.tr("%n tracked change(s) to accept or reject", "", pending)
+            text = count_text(
+                pending, "{n} tracked change to accept or reject", "{n} tracked changes to accept or reject"
+            )
         else:
-            text = self.tr("%n edit(s)", "", len(states))
+            text = count_text(len(states), "{n} edit", "{n} edits")
         self.heading.setText(text)
         self.heading.setStyleSheet(f"color: {chat_colors(self)['muted']};")
         self.apply_all.setVisible(waiting > 1)
