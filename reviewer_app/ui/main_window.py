@@ -88,6 +88,8 @@ class MainWindow(QMainWindow):
         self.sync_theme_actions()
         self._refresh_chrome()
         self.resize(1440, 900)
+        # room for the cards and the change list beside a page (a saved layout replaces this)
+        self.resizeDocks([self.chat_dock, self.docks.redline_dock], [400, 380], Qt.Orientation.Horizontal)
         self._restore_window_state()
 
     # ------------------------------------------------------------------ composition

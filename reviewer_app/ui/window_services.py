@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 from .app_settings import SettingsStore
@@ -52,6 +53,8 @@ class WindowServices:
             if isinstance(app, QApplication):
                 apply_theme(app, s.theme)
             window.sync_theme_actions()
+            # after Qt has delivered the new palette to the widgets the chat reads its colours from
+            QTimer.singleShot(0, window.chat.chat.redraw)
         if "markup_colours" in names:
             set_author_colors(s.markup_colours)
             reviewer = window.controller.reviewer

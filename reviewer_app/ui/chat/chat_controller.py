@@ -149,6 +149,19 @@ class ChatController(QObject):
         else:
             _import_client_library()
 
+    def redraw(self) -> None:
+        """Show the conversation again from its transcript (after a theme change, whose colours
+        the existing messages and cards were drawn with); nothing happens during a turn."""
+        reviewer = self.controller.reviewer
+        if reviewer is None or self.session is None or self.busy:
+            return
+        queue = {p["id"]: p for p in self._proposals()}
+        pending = {c["id"] for c in reviewer.changes()}
+        items = conversation_items(self.session.transcript.entries, queue, pending)
+        for item in items:
+            self.cards.update((card.key, card) for card in item.cards)
+        self.conversation_reset.emit(items)
+
     def _new_session(self, transcript: Any) -> AgentSession:
         path = self.controller.path
         return AgentSession(
