@@ -11,13 +11,11 @@ imports PySide6.
 from __future__ import annotations
 
 import argparse
-import os
-import tempfile
 import textwrap
-from pathlib import Path
 from typing import Any
 
 from .cli_common import PROG, CliError, check_file, dump_json, output_path, save_output, write
+from .docx.atomic_write import write_atomically
 
 #: The comparison commands, in the order ``reviewer --help`` lists them.
 COMPARE_COMMANDS = ("compare", "redline")
@@ -113,23 +111,6 @@ def add_compare_commands(sub: Any) -> None:
             default="final",
             help=f"read {version} with its own tracked changes accepted (final, default) or rejected",
         )
-
-
-def write_atomically(target: Path, data: bytes) -> None:
-    """Write ``data`` to a temporary file beside ``target``, fsync it, then rename it into place.
-
-    A crash or a full disk mid-write leaves any earlier ``target`` untouched (as ``save`` does).
-    """
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.absolute().parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def _errors() -> tuple[type[Exception], ...]:

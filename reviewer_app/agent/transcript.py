@@ -23,13 +23,14 @@ import copy
 import hashlib
 import json
 import os
-import tempfile
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import platformdirs
+
+from ..docx.atomic_write import write_atomically
 
 FORMAT_VERSION = 1
 OMITTED_READ = "(document text read in an earlier session, left out: re-read what you need)"
@@ -241,16 +242,7 @@ class TranscriptStore:
             if secret and len(secret) >= 8:
                 text = text.replace(secret, "[redacted]")
         file.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".transcript-", suffix=".json", dir=file.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                out.write(text)
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(tmp, file)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        write_atomically(file, text.encode("utf-8"))
         return file
 
     def delete(self, document_path: str | os.PathLike[str], identity: str = "") -> bool:

@@ -14,15 +14,15 @@ from __future__ import annotations
 import io
 import os
 import posixpath
-import tempfile
 import zipfile
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 from lxml import etree
 
 from . import limits
+from .atomic_write import write_atomically
 from .errors import (
     DocxOpenError,
     MalformedXmlError,
@@ -303,6 +303,33 @@ class Package:
                 return el.get("ContentType")
         return None
 
+    # ----------------------------------------------------------------- undo (see .journal)
+    def bookkeeping(self) -> tuple[frozenset[str], frozenset[str], tuple[str, ...]]:
+        """Which parts are dirty, removed and added: one side of an undo record."""
+        return frozenset(self._dirty), frozenset(self._removed), tuple(self._added)
+
+    def archived_bytes(self, name: str) -> bytes | None:
+        """The bytes part ``name`` had when the package was opened (None for a part added since)."""
+        info = self._by_name.get(name)
+        return _inflate(self._archive, info, self.path, keep=True) if info is not None else None
+
+    def restore_state(
+        self,
+        bytes_by_part: dict[str, bytes | None],
+        bookkeeping: tuple[frozenset[str], frozenset[str], tuple[str, ...]],
+        parse: Callable[[bytes], etree._Element],
+    ) -> None:
+        """Put parts back as an undo record saw them: ``bytes_by_part`` (None: absent) and the
+        dirty/removed/added sets. A part clean on that side is re-read from the archive."""
+        dirty, removed, added = bookkeeping
+        self._dirty, self._removed, self._added = set(dirty), set(removed), list(added)
+        for name, data in bytes_by_part.items():
+            if data is None or name not in dirty:
+                self._xml.pop(name, None)
+            else:
+                self._xml[name] = parse(data)
+        self._rels_cache.clear()
+
     # ----------------------------------------------------------------- relationships
     def relationships(self, source_part: str) -> list[Relationship]:
         """Relationships of ``source_part`` ('' for the package) with targets resolved to part names."""
@@ -380,18 +407,7 @@ class Package:
 
         A crash or a full disk mid-save leaves the previous file untouched.
         """
-        data = self.to_bytes()
-        target = Path(path)
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, target)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        write_atomically(path, self.to_bytes())
 
 
 def _check_sizes(infos: list[zipfile.ZipInfo], path: str | None) -> None:

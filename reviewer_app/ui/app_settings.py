@@ -39,7 +39,7 @@ from ..agent.settings import (
     keyring_api_key,
     resolve_api_key,
 )
-from ..cli_compare import write_atomically
+from ..docx.atomic_write import write_atomically
 from ..docx.comment_writer import initials_of
 from .document_controller import AGENT_MODES
 from .pageview.qformats import DEFAULT_AUTHOR_COLORS

@@ -37,7 +37,7 @@ from typing import Any
 
 import platformdirs
 
-from ..cli_compare import write_atomically
+from ..docx.atomic_write import write_atomically
 
 log = logging.getLogger(__name__)
 
