@@ -26,11 +26,12 @@ from .cli_agent import add_agent_command, run_agent
 from .cli_common import PROG, CliError, check_file, dump_json, open_reviewer, write
 from .cli_compare import COMPARE_COMMANDS, add_compare_commands, run_compare_command
 from .cli_edits import EDIT_COMMANDS, add_edit_commands, run_edit_command
+from .cli_render import RENDER_COMMANDS, add_render_commands, run_render_command
 from .cli_tools import add_tools_commands, run_tools
 from .docx import DocxReviewer
 from .docx.snapshot import Snapshot
 
-COMMANDS = ("read", "outline", *EDIT_COMMANDS, *COMPARE_COMMANDS, "tools", "agent")
+COMMANDS = ("read", "outline", *EDIT_COMMANDS, *COMPARE_COMMANDS, *RENDER_COMMANDS, "tools", "agent")
 #: Deepest heading level Word has (outline levels 0-8).
 MAX_HEADING_LEVEL = 9
 
@@ -44,9 +45,12 @@ reviewer [FILE]                            start the app (the sample contract wh
        reviewer finalize FILE -o OUT              accept all changes, remove all comments
        reviewer compare A B [--json]              show what changed from version A to B
        reviewer redline A B -o OUT [--author NAME] [--privacy T,...]   A with B's changes tracked
+       reviewer pdf FILE -o OUT.pdf [--markup all|none|original] [--comments]   the pages as a PDF
+       reviewer render FILE -o DIR [--pages 1-3] [--markup ...] [--dpi N]   pages as PNG images
        reviewer tools schema [--format anthropic|openai]   print the agent's tool definitions
        reviewer tools run FILE --calls CALLS.jsonl [--mode tracked|review] [-o OUT]
        reviewer agent FILE "instruction" [-o OUT] [--mode tracked|review] [--model M] [--base-url URL]
+       reviewer --self-test [--report PATH]       check this install works, offscreen
        reviewer --version"""
 
 
@@ -64,6 +68,12 @@ def _app_parser() -> argparse.ArgumentParser:
     parser.add_argument("file", nargs="?", help="the .docx to open (default: the sample contract)")
     # Smoke tests and packaging checks start the real app and need it to leave on its own.
     parser.add_argument("--quit-after", type=int, metavar="MS", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--self-test", action="store_true", help="check this install works (offscreen) and exit 0 or 1"
+    )
+    parser.add_argument("--report", metavar="PATH", help="with --self-test: also write the results as JSON")
+    # bench/bench_bundle.py times launches: print a line and leave once the first page is painted
+    parser.add_argument("--exit-on-first-paint", action="store_true", help=argparse.SUPPRESS)
     return parser
 
 
@@ -110,6 +120,7 @@ def _commands_parser() -> argparse.ArgumentParser:
     )
     add_edit_commands(sub)
     add_compare_commands(sub)
+    add_render_commands(sub)
     add_tools_commands(sub)
     add_agent_command(sub)
     return parser
@@ -200,6 +211,8 @@ def _run_command(ns: argparse.Namespace) -> int:
         return run_outline(ns.file, ns.depth)
     if ns.command in COMPARE_COMMANDS:
         return run_compare_command(ns)
+    if ns.command in RENDER_COMMANDS:
+        return run_render_command(ns)
     if ns.command == "tools":
         return run_tools(ns)
     if ns.command == "agent":
@@ -223,6 +236,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args and args[0] in COMMANDS:
             return _run_command(_commands_parser().parse_args(args))
         ns = _app_parser().parse_args(args)
+        if ns.self_test:
+            from .selftest.runner import run_self_test
+
+            return run_self_test(ns.report)
+        if ns.exit_on_first_paint:
+            from .selftest.launch_probe import run_until_first_paint
+
+            return run_until_first_paint(ns.file)
         return run_app(ns.file, ns.quit_after)
     except CliError as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)
