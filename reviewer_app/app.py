@@ -13,7 +13,8 @@ import logging
 import os
 import sys
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtGui import QFileOpenEvent
 from PySide6.QtWidgets import QApplication
 
 from . import __version__
@@ -39,7 +40,30 @@ def create_application() -> QApplication:
     app.setApplicationName(APPLICATION_NAME)
     app.setOrganizationName(ORGANIZATION_NAME)
     app.setApplicationVersion(__version__)
+    app.setDesktopFileName("reviewer")  # Wayland and the Linux desktop match the window to reviewer.desktop
     return app
+
+
+class FileOpenHandler(QObject):
+    """Opens the documents macOS hands over with "Open With" / a double-click in Finder.
+
+    macOS does not put such a file on the command line: it arrives as a ``QFileOpenEvent``,
+    before or after the window exists.
+    """
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self._window = window
+        self.opened: list[str] = []
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        if event.type() == QEvent.Type.FileOpen and isinstance(event, QFileOpenEvent):
+            path = event.file()
+            if path:
+                self.opened.append(path)
+                QTimer.singleShot(0, lambda: self._window.open_path(path))
+                return True
+        return super().eventFilter(watched, event)
 
 
 def default_document() -> str | None:
@@ -77,6 +101,8 @@ def main(path: str | os.PathLike[str] | None = None, quit_after_ms: int | None =
     settings.load()
     apply_theme(app, settings.settings.theme)
     window = MainWindow(settings=settings)
+    file_open = FileOpenHandler(window)
+    app.installEventFilter(file_open)
     hook = install_excepthook(lambda: window)
     loop.set_exception_handler(hook.asyncio_handler)
     window.show()
@@ -84,6 +110,8 @@ def main(path: str | os.PathLike[str] | None = None, quit_after_ms: int | None =
     def start() -> None:
         # a crash leftover comes first: restoring it is what the person was doing
         if window.offer_recovery():
+            return
+        if file_open.opened:  # macOS: Finder's file arrived while starting
             return
         target = os.fspath(path) if path is not None else default_document()
         if target is not None:

@@ -338,3 +338,21 @@ def test_compare_with_opens_the_redline_in_a_new_window(
     redline.actions.save.trigger()
     assert DocxReviewer.open(target).changes() and redline.controller.path == str(target)
     redline.close()
+
+
+def test_a_file_handed_over_by_the_desktop_opens(window: MainWindow, qtbot) -> None:
+    """macOS "Open With" delivers a QFileOpenEvent instead of a command-line argument."""
+    from PySide6.QtGui import QFileOpenEvent
+    from PySide6.QtWidgets import QApplication
+
+    from reviewer_app.app import FileOpenHandler
+
+    handler = FileOpenHandler(window)
+    app = QApplication.instance()
+    app.installEventFilter(handler)
+    try:
+        path = need(LISTS_DOC)
+        QApplication.sendEvent(app, QFileOpenEvent(str(path)))
+        qtbot.waitUntil(lambda: window.controller.path == str(path), timeout=5000)
+    finally:
+        app.removeEventFilter(handler)
