@@ -12,12 +12,15 @@ import asyncio
 import logging
 import os
 import sys
+from pathlib import Path
 
+import platformdirs
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtGui import QFileOpenEvent
 from PySide6.QtWidgets import QApplication
 
 from . import __version__
+from .docx.atomic_write import write_atomically
 from .resources import sample_contract_path
 from .ui.app_settings import SettingsStore
 from .ui.excepthook import install_excepthook
@@ -67,12 +70,26 @@ class FileOpenHandler(QObject):
 
 
 def default_document() -> str | None:
-    """The bundled sample contract, or None (with a log line) when this install lacks it."""
+    """The person's own copy of the bundled sample contract, or None (with a log line) without one.
+
+    The app never opens the bundled file itself: saving would write into the installation (or a
+    developer's checkout), and the lock and ``.bak`` files would land there too. The copy lives in
+    the user data folder and is made once, so work done on it is still there next time.
+    """
     try:
-        return str(sample_contract_path())
+        bundled = sample_contract_path()
     except FileNotFoundError as exc:
         log.warning("no sample contract to open: %s", exc)
         return None
+    copy = Path(platformdirs.user_data_dir(APPLICATION_NAME, appauthor=False)) / "samples" / bundled.name
+    try:
+        if not copy.exists():
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            write_atomically(copy, bundled.read_bytes())
+    except OSError as exc:
+        log.warning("cannot copy the sample contract to %s: %s", copy.parent, exc)
+        return None
+    return str(copy)
 
 
 def _quit_everything(app: QApplication) -> None:

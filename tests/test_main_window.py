@@ -356,3 +356,15 @@ def test_a_file_handed_over_by_the_desktop_opens(window: MainWindow, qtbot) -> N
         qtbot.waitUntil(lambda: window.controller.path == str(path), timeout=5000)
     finally:
         app.removeEventFilter(handler)
+
+
+def test_the_app_opens_a_copy_of_the_sample_never_the_bundled_file(tmp_path: Path) -> None:
+    """Saving the sample must not write into the installation (or the checkout)."""
+    from reviewer_app.app import default_document
+    from reviewer_app.resources import sample_contract_path
+
+    opened = Path(default_document())
+    assert opened != sample_contract_path() and opened.read_bytes() == sample_contract_path().read_bytes()
+    assert opened.is_relative_to(Path(os.environ["XDG_DATA_HOME"]))
+    opened.write_bytes(b"the person's own work")
+    assert Path(default_document()).read_bytes() == b"the person's own work"  # kept, not overwritten
