@@ -59,7 +59,7 @@ __all__ = [
 _DELETED = frozenset((W + "del", W + "moveFrom"))
 _INSERTED = frozenset((W + "ins", W + "moveTo"))
 _SUFFIX = {"tab": "\t", "space": " "}
-_ALT_CHUNK, _TR = W + "altChunk", W + "tr"
+_ALT_CHUNK, _TR, _FOOTNOTE_REF = W + "altChunk", W + "tr", W + "footnoteReference"
 _BULLET_FONTS = frozenset(("symbol", "wingdings", "wingdings 2", "wingdings 3", "webdings"))
 
 
@@ -284,6 +284,8 @@ class StoryBuilder:
                     seg.text, factory.char(run_props, "note", None, commented, on_dark=self._dark)
                 )
                 record.spans.append((start - record.start, len(seg.text), seg.clean))
+                if seg.element is not None and seg.element.tag == _FOOTNOTE_REF:
+                    record.notes.append((start - record.start, seg.element.get(W + "id") or "", seg.text))
                 if commented:
                     offset = start - record.start
                     record.commented.append((offset, offset + len(seg.text), seg.comments))

@@ -130,36 +130,54 @@ class HeaderFooters:
         if part is None:
             return None
         part_name, root, blocks = part
-        layout = self.layout
-        doc = PageDocument(layout.document.package)
-        doc.setUndoRedoEnabled(False)
-        doc.setUseDesignMetrics(True)
-        option = QTextOption()
-        option.setUseDesignMetrics(True)
-        option.setTabStopDistance(layout.factory.default_tab)
-        doc.setDefaultTextOption(option)
-        doc.setDocumentMargin(0)
-        doc.setTextWidth(width)
-        context = BuildContext(
-            layout.resolver,
-            layout.factory,
-            layout.document.package,
-            part_name,
-            layout.mode,
-            blocks,  # type: ignore[arg-type]
-            width,
-            [],
-            fields,
-        )
-        cursor = QTextCursor(doc)
-        cursor.beginEditBlock()
-        builder = StoryBuilder(context)
-        builder.container(root, cursor, Flow(), None, False)
-        cursor.endEditBlock()
-        doc.records = builder.records  # the painter draws their paragraph borders
+        doc = story_document(self.layout, part_name, root, blocks, width, fields)
         if not doc.toPlainText().strip() and not _has_objects(root):
             return None
         return doc
+
+
+def story_document(
+    layout: PagedLayout,
+    part_name: str,
+    container: etree._Element,
+    blocks: dict[etree._Element, object],
+    width: float,
+    fields: dict[str, str] | None = None,
+    note_label: str | None = None,
+) -> PageDocument:
+    """A story outside the body (header, footer, footnote) laid out ``width`` wide at no margin.
+
+    ``fields`` gives PAGE/NUMPAGES their values on one page; ``note_label`` is the number a
+    footnote's own mark shows.
+    """
+    doc = PageDocument(layout.document.package)
+    doc.setUndoRedoEnabled(False)
+    doc.setUseDesignMetrics(True)
+    option = QTextOption()
+    option.setUseDesignMetrics(True)
+    option.setTabStopDistance(layout.factory.default_tab)
+    doc.setDefaultTextOption(option)
+    doc.setDocumentMargin(0)
+    doc.setTextWidth(width)
+    context = BuildContext(
+        layout.resolver,
+        layout.factory,
+        layout.document.package,
+        part_name,
+        layout.mode,
+        blocks,  # type: ignore[arg-type]
+        width,
+        [],
+        fields,
+    )
+    cursor = QTextCursor(doc)
+    cursor.beginEditBlock()
+    builder = StoryBuilder(context)
+    builder.state.note_label = note_label
+    builder.container(container, cursor, Flow(), None, False)
+    cursor.endEditBlock()
+    doc.records = builder.records  # the painter draws their paragraph borders
+    return doc
 
 
 def _has_objects(root: etree._Element) -> bool:

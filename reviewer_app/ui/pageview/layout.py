@@ -32,6 +32,7 @@ from .formatting import FormatResolver, ParaProps
 from .headers import HeaderFooters
 from .images import PageDocument
 from .keeps import apply_keeps
+from .note_room import NoteRoom
 from .page_index import PageIndex
 from .pages import (
     SPLIT_PAGES,
@@ -84,6 +85,7 @@ class PagedLayout(FlowSplitter):
         self.builder = StoryBuilder(self.context)
         self.index = PageIndex(self)
         self.headers = HeaderFooters(self)
+        self.notes = NoteRoom(self)
         self._items: list[Any] = []
         for item in story_items(self.document.body):
             self._items.extend(split_table(item, self.mode) if item.tag == _TBL else [item])
@@ -188,6 +190,11 @@ class PagedLayout(FlowSplitter):
             first = max(0, min(self._kept.get(doc_index, 0), len(section_doc.records) - 1))
             apply_keeps(section_doc, first)
             self._kept[doc_index] = max(0, len(section_doc.records) - 1)
+            final = self.done or doc_index < len(self.docs) - 1
+            for separator in self.notes.reserve(doc_index, final):
+                for mark in marks:  # marks are in the last document, which is the one split
+                    if doc_index == len(self.docs) - 1 and separator < mark.position:
+                        mark.position += 1
         if marks and not self.done:
             self._split(marks)
         laid_out = time.perf_counter()
@@ -398,6 +405,8 @@ class PagedLayout(FlowSplitter):
             return False  # the paragraph left the document: its structure changed
         section_doc = self.docs[record.doc_index]
         document = section_doc.document
+        # lines moved on for footnotes after this paragraph move back; they are settled again below
+        self.notes.release(record.doc_index, record.start)
         cursor = QTextCursor(document)
         first = document.findBlock(record.start)
         cursor.setPosition(first.position())
@@ -414,7 +423,9 @@ class PagedLayout(FlowSplitter):
             element, cursor, Flow(fresh=True), following, enclosing_table_style(element), in_table, fixed
         )
         cursor.endEditBlock()
+        final = self.done or record.doc_index < len(self.docs) - 1
         if rebuilt is None:
+            self.notes.resume(record.doc_index, first.position(), final)
             return False
         delta = (rebuilt.end - first.position()) - old_length
         i = bisect.bisect_left(section_doc.starts, record.start)
@@ -430,6 +441,7 @@ class PagedLayout(FlowSplitter):
                 later.start += delta
                 later.end += delta
                 starts[j] += delta
+        self.notes.resume(record.doc_index, rebuilt.start, final)
         self._pages_cache = None
         self._numbers = None
         self.index.invalidate()

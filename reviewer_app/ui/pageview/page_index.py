@@ -7,7 +7,9 @@ block is re-rendered in place, the index is rebuilt on the next read.
 
 Text is the agent's text: clean text as accepted, of what is laid out on the page. List labels,
 deleted text and pictures are not part of it; a note reference reads ``[^N]``; a line break
-reads ``\\n``. Pieces of one paragraph on a page are joined as they are; paragraphs (and table
+reads ``\\n``. Footnote text, laid out at the foot of its page, is not page text: it is the
+note's own story, and page text stays the body's, so that the pages add up to the document's
+text. Pieces of one paragraph on a page are joined as they are; paragraphs (and table
 cells) are separated by ``\\n``. A paragraph that runs over a page boundary is split at the line
 boundary, so joining every page's text gives every content block's text in order, up to
 whitespace.
@@ -68,6 +70,8 @@ class PageIndex:
         first_page = self.layout.first_page_of_doc(doc_index)
         block = document.findBlock(self._next_block.get(doc_index, 0))
         last = document.lastBlock()
+        # lines on pages whose footnotes are not settled may still move to the next page
+        settled = None if final else self.layout.notes.settled(doc_index)
         while block.isValid():
             if block == last and not final:
                 break
@@ -80,7 +84,10 @@ class PageIndex:
                 lines = text_layout.boundingRect()
                 position = block.position()
                 top_page = int((rect.y() + lines.top()) // height)
-                if top_page == int((rect.y() + lines.bottom() - 1) // height):
+                bottom_page = int((rect.y() + lines.bottom() - 1) // height)
+                if settled is not None and bottom_page >= settled:
+                    break
+                if top_page == bottom_page:
                     # the whole block sits on one page (most do): no need to visit its lines
                     page = first_page + top_page
                     self._add(page, doc_index, position, 0, block.length() - 1)

@@ -56,6 +56,8 @@ class RenderedBlock:
     #: keep a lone first line off the foot of a page (Word's keepNext, widowControl)
     keep_next: bool = False
     orphan_control: bool = False
+    #: footnote references laid out in the paragraph: ``(offset, footnote id, number shown)``
+    notes: list[tuple[int, str, str]] = field(default_factory=list)
 
     def shift(self, delta: int) -> None:
         """Move the block by ``delta`` (an earlier block of the same document changed length).
@@ -64,6 +66,42 @@ class RenderedBlock:
         """
         self.start += delta
         self.end += delta
+
+    def open_gap(self, offset: int, delta: int) -> None:
+        """``delta`` characters were inserted (or, negative, removed) at ``offset`` inside the block.
+
+        The page view splits a paragraph at a line boundary with a block separator to move
+        its remaining lines to the next page (room for footnotes); what follows the gap
+        shifts, and a text span the gap falls inside is cut in two around it.
+        """
+        spans: list[tuple[int, int, str | None]] = []
+        for at, length, clean in self.spans:
+            if at >= offset:
+                spans.append((at + delta, length, clean))
+            elif at + length > offset and delta > 0:
+                spans.append((at, offset - at, clean))
+                spans.append((offset + delta, at + length - offset, clean))
+            else:
+                spans.append((at, length, clean))
+        if delta < 0:  # removing a gap again: join the two halves of a span cut by it
+            joined: list[tuple[int, int, str | None]] = []
+            for at, length, clean in spans:
+                if joined and clean is None and joined[-1][2] is None and joined[-1][0] + joined[-1][1] == at:
+                    joined[-1] = (joined[-1][0], joined[-1][1] + length, None)
+                else:
+                    joined.append((at, length, clean))
+            spans = joined
+        self.spans = spans
+
+        def moved(value: int) -> int:
+            return value + delta if value >= offset else value
+
+        self.end += delta
+        self.comments = [(cid, moved(at)) for cid, at in self.comments]
+        self.moves = [(moved(a), moved(b), kind) for a, b, kind in self.moves]
+        self.revisions = [(moved(a), moved(b), cid) for a, b, cid in self.revisions]
+        self.commented = [(moved(a), moved(b), ids) for a, b, ids in self.commented]
+        self.notes = [(moved(at), nid, label) for at, nid, label in self.notes]
 
     def abs_spans(self) -> list[tuple[int, int, str | None]]:
         """:attr:`spans` with document positions."""

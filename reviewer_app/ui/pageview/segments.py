@@ -21,6 +21,7 @@ _R, _T, _BR, _SYM, _RPR = W + "r", W + "t", W + "br", W + "sym", W + "rPr"
 _FLD_CHAR, _INSTR, _FLD_SIMPLE = W + "fldChar", W + "instrText", W + "fldSimple"
 _VANISH, _SPEC_VANISH, _TYPE = W + "vanish", W + "specVanish", W + "type"
 _NOTE_REFS = (W + "footnoteReference", W + "endnoteReference")
+_NOTE_MARK = W + "footnoteRef"
 _OBJECTS = frozenset((W + "drawing", W + "pict", W + "object"))
 _ALTERNATE, _CHOICE, _FALLBACK = MC + "AlternateContent", MC + "Choice", MC + "Fallback"
 _RANGE_START, _RANGE_END, _COMMENT_REF = (
@@ -84,12 +85,14 @@ class Segment:
 class StoryState:
     """What runs on from paragraph to paragraph of one story: open fields and comment ranges."""
 
-    __slots__ = ("fields", "open_comments", "codes")
+    __slots__ = ("fields", "open_comments", "codes", "note_label")
 
     def __init__(self) -> None:
         self.fields = FieldState()
         self.open_comments: set[str] = set()
         self.codes: list[list[str]] = []  # per open complex field: [instruction, emitted flag]
+        #: in a footnote's own story: the number its ``w:footnoteRef`` mark shows
+        self.note_label: str | None = None
 
 
 class ParagraphSegments(TextWalk):
@@ -114,7 +117,9 @@ class ParagraphSegments(TextWalk):
         if self.page_fields and self._page_field(run):
             return
         if kind == "note":
-            self.segments.append(Segment("note", _note_label(text), text, run, self.revision, self._comments))
+            self.segments.append(
+                Segment("note", _note_label(text), text, run, self.revision, self._comments, element)
+            )
             return
         shown = "\u2028" if text == "\n" else text
         seg_kind = "text" if self.revision is None else "insert"
@@ -211,8 +216,15 @@ class ParagraphSegments(TextWalk):
         self.segments.append(Segment("break", "", "", run))
 
     def run_other(self, child: etree._Element, run: etree._Element) -> None:
-        """Drawings and objects become object segments (the layout places them)."""
-        if child.tag in _OBJECTS:
+        """Drawings and objects become object segments (the layout places them).
+
+        A footnote's own number mark (``w:footnoteRef``) shows the reference's number; it is
+        no clean text (the note story's text does not hold it either).
+        """
+        if child.tag == _NOTE_MARK:
+            if self.state.note_label is not None:
+                self.segments.append(Segment("note", self.state.note_label, "", run, None, self._comments))
+        elif child.tag in _OBJECTS:
             self.segments.append(Segment("object", "", "", run, self.revision, self._comments, child))
         elif child.tag == _ALTERNATE:
             chosen = _alternate_object(child)

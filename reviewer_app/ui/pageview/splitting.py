@@ -18,6 +18,7 @@ from .qformats import TWIPS
 
 if TYPE_CHECKING:  # pragma: no cover
     from .builder import StoryBuilder
+    from .note_room import NoteRoom
     from .records import Flow, RenderedBlock
     from .sections import SectionProps
 
@@ -26,6 +27,7 @@ class FlowSplitter:
     """Mixed into :class:`~.layout.PagedLayout`; uses its builder, flow and documents."""
 
     builder: StoryBuilder
+    notes: NoteRoom
     docs: list[SectionDoc]
     by_id: dict[str, RenderedBlock]
     _flow: Flow
@@ -99,6 +101,7 @@ class FlowSplitter:
         cursor.setPosition(mark.position - 1)
         cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
         cursor.removeSelectedText()
+        self.notes.forget_after(len(self.docs) - 1, mark.position - 1)
         for record in self.builder.records[mark.records :]:
             if record.block_id is not None and self.by_id.get(record.block_id) is record:
                 del self.by_id[record.block_id]

@@ -1,0 +1,394 @@
+"""Room for footnotes: body lines that would run into a page's notes move to the next page.
+
+A section document has one page size and one bottom margin, so Qt fills every page down to the
+margin. Once a stretch of pages is laid out, :meth:`NoteRoom.reserve` visits each page once, in
+order: it takes the notes whose references sit on the page (and any note continued from the
+page before), and finds the first line that would overlap them, counting only the notes of the
+lines above it and itself: a line whose own note does not fit moves with its note, as in Word.
+That line goes to the next page: a whole paragraph gets a page break before it (keeping a
+keep-with-next heading and a lone first line with it), a paragraph running on is split at that
+line with a block separator whose second half starts a page; a table row gets its table moved
+when the table starts on the page. Qt then lays out the rest again and the next page is visited.
+Each page is settled once, so the work is bounded by the pages laid out.
+
+Every move is recorded so that re-rendering a paragraph can undo the moves after it
+(:meth:`NoteRoom.release`) and redo them for the new text (:meth:`NoteRoom.resume`).
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QPainter, QTextBlock, QTextBlockFormat, QTextCursor, QTextFormat, QTextTable
+
+from .footnotes import SEPARATOR_LU, NoteDocuments, NotePiece, PageFoot, fill_foot, paint_foot
+from .qformats import TWIPS
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .layout import Page, PagedLayout
+    from .pages import SectionDoc
+
+_ALWAYS_BEFORE = QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore
+#: Notes may take at most this share of the text area before they continue on the next page.
+_NOTE_SHARE = 0.6
+#: A line this close (LU) below where a page's text starts counts as that page's first line.
+_AT_TOP = 30.0
+
+
+@dataclass(slots=True)
+class _Move:
+    """One body move: a page break set on the block (or table) at ``position``, or a split there."""
+
+    position: int
+    kind: str  # "break" | "split" | "table"
+    #: the block format the split block (or the broken block) had before
+    before: QTextBlockFormat | None = None
+
+
+@dataclass(slots=True)
+class _DocNotes:
+    """Per section document: pages settled, their feet, and the moves made for them."""
+
+    checked: int = 0
+    feet: dict[int, PageFoot] = field(default_factory=dict)
+    moves: list[_Move] = field(default_factory=list)
+    #: records looked at for footnote references so far, and whether one had any
+    scanned: int = 0
+    noted: bool = False
+
+
+class NoteRoom:
+    """Settles the footnotes of a layout's pages (see the module docstring)."""
+
+    def __init__(self, layout: PagedLayout) -> None:
+        self.layout = layout
+        self.documents = NoteDocuments(layout)
+        self._docs: list[_DocNotes] = []
+
+    def _state(self, doc_index: int) -> _DocNotes:
+        while len(self._docs) <= doc_index:
+            self._docs.append(_DocNotes())
+        return self._docs[doc_index]
+
+    # ------------------------------------------------------------------ reading
+    def settled(self, doc_index: int) -> int:
+        """Pages of document ``doc_index`` whose lines no longer move for notes."""
+        return self._state(doc_index).checked
+
+    def foot(self, page: Page) -> PageFoot | None:
+        """The footnotes ``page`` shows at its foot (None when it has none)."""
+        if page.doc_index >= len(self._docs):
+            return None
+        return self._docs[page.doc_index].feet.get(page.index_in_doc)
+
+    def paint(self, painter: QPainter, page: Page) -> None:
+        """Paint ``page``'s footnotes above its bottom margin (page coordinates, LU)."""
+        foot = self.foot(page)
+        if foot is None:
+            return
+        props = self.layout.docs[page.doc_index].props
+        left = (props.left + props.gutter) * TWIPS
+        width = (props.width - props.left - props.right - props.gutter) * TWIPS
+        paint_foot(painter, foot, left, page.height - props.bottom * TWIPS, width)
+
+    # ------------------------------------------------------------------ settling pages
+    def reserve(self, doc_index: int, final: bool) -> list[int]:
+        """Settle the laid-out pages of document ``doc_index`` not settled yet.
+
+        All its pages when ``final``, else all but the last (text may still be added to it).
+        Returns the positions where block separators were inserted, in order, so that the
+        caller can shift positions it holds.
+        """
+        state = self._state(doc_index)
+        section_doc = self.layout.docs[doc_index]
+        inserted: list[int] = []
+        count = section_doc.page_count()
+        records = section_doc.records
+        state.scanned = min(state.scanned, len(records))
+        state.noted = state.noted or any(record.notes for record in records[state.scanned :])
+        state.scanned = len(records)
+        if not state.noted and not self._carried(doc_index, state.checked):
+            state.checked = max(state.checked, count if final else count - 1)  # no notes: nothing moves
+            return inserted
+        guard = 4 * count + 16
+        while guard > 0:
+            guard -= 1
+            last = count if final else count - 1
+            if state.checked >= last:
+                break
+            split = self._settle(doc_index, section_doc, state, state.checked)
+            if split is not None:
+                inserted.append(split)
+            state.checked += 1
+            count = section_doc.page_count()
+        return inserted
+
+    def _carried(self, doc_index: int, page: int) -> list[NotePiece]:
+        if page > 0:
+            foot = self._docs[doc_index].feet.get(page - 1)
+        elif doc_index > 0 and doc_index - 1 < len(self._docs):
+            before = self._docs[doc_index - 1]
+            foot = before.feet.get(before.checked - 1)
+        else:
+            foot = None
+        return list(foot.rest) if foot is not None else []
+
+    def _refs(self, doc_index: int, section_doc: SectionDoc, page: int) -> list[tuple[int, str, str]]:
+        """(position, note id, number) of the footnote references on ``page``, in order."""
+        height = section_doc.page_height
+        doc_layout = section_doc.document.documentLayout()
+        middle = section_doc.page_width / 2
+        fuzzy = Qt.HitTestAccuracy.FuzzyHit
+        first_position = max(0, doc_layout.hitTest(QPointF(middle, page * height + 1), fuzzy))
+        next_position = doc_layout.hitTest(QPointF(middle, (page + 1) * height + 1), fuzzy)
+        first = max(0, bisect.bisect_right(section_doc.starts, first_position) - 4)
+        found = []
+        for record in section_doc.records[first:]:
+            if next_position > first_position and record.start > next_position:
+                break
+            for offset, note_id, label in record.notes:
+                at = record.start + offset
+                if self.layout.page_of_position(doc_index, at) == page:
+                    found.append((at, note_id, label))
+        return found
+
+    def _settle(self, doc_index: int, section_doc: SectionDoc, state: _DocNotes, page: int) -> int | None:
+        """Give ``page`` its foot, moving the first overlapping line on; the split position if split."""
+        state.feet.pop(page, None)
+        carried = self._carried(doc_index, page)
+        refs = self._refs(doc_index, section_doc, page)
+        if not refs and not carried:
+            return None
+        props = section_doc.props
+        width = (props.width - props.left - props.right - props.gutter) * TWIPS
+        height = section_doc.page_height
+        page_top = page * height
+        base = page_top + height - props.bottom * TWIPS
+        cap = _NOTE_SHARE * (height - (props.top + props.bottom) * TWIPS)
+        notes = [(at, self.documents.piece(note_id, label, width)) for at, note_id, label in refs]
+        carried_height = sum(piece.height for piece in carried)
+        total = SEPARATOR_LU + carried_height + sum(p.height for _at, p in notes if p is not None)
+        split = None
+        moves = len(state.moves)
+        for block, index, top, bottom in _page_lines(section_doc, page, base - min(total, cap) - 1):
+            line = block.layout().lineAt(index)
+            end = block.position() + line.textStart() + line.textLength()
+            needed = SEPARATOR_LU + carried_height
+            needed += sum(p.height for at, p in notes if p is not None and at < end)
+            if bottom <= base - min(needed, cap) + 0.5:
+                continue
+            if top - page_top <= props.top * TWIPS + block.blockFormat().topMargin() + _AT_TOP:
+                continue  # a page's first line stays, however tall its notes
+            split = self._move(doc_index, section_doc, state, block, index, page)
+            break
+        if len(state.moves) > moves:  # what moved took its references along
+            refs = self._refs(doc_index, section_doc, page)
+            notes = [(at, self.documents.piece(note_id, label, width)) for at, note_id, label in refs]
+        room = base - _last_bottom(section_doc, page)
+        foot = fill_foot(carried, [p for _at, p in notes if p is not None], room)
+        if foot.pieces or foot.rest:
+            state.feet[page] = foot
+        return split
+
+    # ------------------------------------------------------------------ moving lines on
+    def _move(
+        self,
+        doc_index: int,
+        section_doc: SectionDoc,
+        state: _DocNotes,
+        block: QTextBlock,
+        index: int,
+        page: int,
+    ) -> int | None:
+        """Move line ``index`` of ``block`` (and what follows) to the next page; the split position."""
+        table = QTextCursor(block).currentTable()
+        if table is not None:
+            while isinstance(table.parentFrame(), QTextTable):
+                table = table.parentFrame()
+            first = table.firstCursorPosition().block()
+            if _page_of_line(section_doc, first, 0) != page or _is_page_top(section_doc, first, page):
+                return None  # a table running over from the page before stays as Qt laid it out
+            fmt = table.format()
+            fmt.setPageBreakPolicy(fmt.pageBreakPolicy() | _ALWAYS_BEFORE)
+            table.setFormat(fmt)
+            state.moves.append(_Move(table.firstPosition(), "table"))
+            return None
+        record = self.layout.record_at(doc_index, block.position())
+        lines = block.layout().lineCount()
+        orphan = record is not None and record.orphan_control
+        if orphan and index == lines - 1 and index >= 2:
+            index -= 1  # widow control: the last line does not go alone
+        if index == 0 or (orphan and index == 1):
+            target = self._chain_start(doc_index, section_doc, block, page)
+            if _is_page_top(section_doc, target, page):
+                target = block
+            if not _is_page_top(section_doc, target, page):
+                self._break_before(state, target)
+                return None
+        return self._split(doc_index, section_doc, state, block, index) if index > 0 else None
+
+    def _chain_start(
+        self, doc_index: int, section_doc: SectionDoc, block: QTextBlock, page: int
+    ) -> QTextBlock:
+        """``block``, or the first of the keep-with-next paragraphs before it on the same page."""
+        target = block
+        while True:
+            previous = target.previous()
+            if not previous.isValid() or QTextCursor(previous).currentTable() is not None:
+                return target
+            record = self.layout.record_at(doc_index, previous.position())
+            if record is None or not record.keep_next or _page_of_line(section_doc, previous, 0) != page:
+                return target
+            target = self.layout.docs[doc_index].document.findBlock(record.start)
+
+    def _break_before(self, state: _DocNotes, block: QTextBlock) -> None:
+        fmt = block.blockFormat()
+        state.moves.append(_Move(block.position(), "break", QTextBlockFormat(fmt)))
+        fmt.setPageBreakPolicy(fmt.pageBreakPolicy() | _ALWAYS_BEFORE)
+        QTextCursor(block).setBlockFormat(fmt)
+
+    def _split(
+        self, doc_index: int, section_doc: SectionDoc, state: _DocNotes, block: QTextBlock, index: int
+    ) -> int:
+        fmt = block.blockFormat()
+        position = block.position() + block.layout().lineAt(index).textStart()
+        following = QTextBlockFormat(fmt)
+        following.setTopMargin(0)
+        following.setTextIndent(0)
+        following.setPageBreakPolicy(fmt.pageBreakPolicy() | _ALWAYS_BEFORE)
+        cursor = QTextCursor(section_doc.document)
+        cursor.setPosition(position)
+        char_format = block.charFormat()
+        cursor.insertBlock(following, char_format)
+        self._shift(doc_index, section_doc, position, 1)
+        state.moves.append(_Move(position, "split", QTextBlockFormat(fmt)))
+        return position
+
+    def _shift(self, doc_index: int, section_doc: SectionDoc, position: int, delta: int) -> None:
+        """Records after a separator inserted (``delta`` 1) or removed (-1) at ``position`` move."""
+        record = self.layout.record_at(doc_index, position)
+        starts = section_doc.starts
+        i = bisect.bisect_right(starts, position)
+        if record is not None and record.start < position:
+            record.open_gap(position - record.start + (1 if delta < 0 else 0), delta)
+        for j in range(i, len(section_doc.records)):
+            later = section_doc.records[j]
+            later.start += delta
+            later.end += delta
+            starts[j] += delta
+
+    # ------------------------------------------------------------------ after an edit
+    def release(self, doc_index: int, position: int) -> None:
+        """Undo the moves made at or after ``position`` (a paragraph there is about to be rebuilt)."""
+        if doc_index >= len(self._docs):
+            return
+        state = self._docs[doc_index]
+        document = self.layout.docs[doc_index].document
+        section_doc = self.layout.docs[doc_index]
+        if not state.moves or state.moves[-1].position < position:
+            return
+        cursor = QTextCursor(document)
+        cursor.beginEditBlock()
+        while state.moves and state.moves[-1].position >= position:
+            move = state.moves.pop()
+            if move.kind == "split":
+                cursor.setPosition(move.position)
+                cursor.deleteChar()
+                if move.before is not None:
+                    cursor.setBlockFormat(move.before)
+                self._shift(doc_index, section_doc, move.position, -1)
+            elif move.kind == "break" and move.before is not None:
+                cursor.setPosition(move.position)
+                cursor.setBlockFormat(move.before)
+            elif move.kind == "table":
+                cursor.setPosition(move.position)
+                table = cursor.currentTable()
+                if table is not None:
+                    fmt = table.format()
+                    fmt.setPageBreakPolicy(fmt.pageBreakPolicy() & ~_ALWAYS_BEFORE)
+                    table.setFormat(fmt)
+        cursor.endEditBlock()
+
+    def forget_after(self, doc_index: int, position: int) -> None:
+        """The text from ``position`` on was removed (the flow was cut there): drop its moves."""
+        if doc_index >= len(self._docs):
+            return
+        state = self._docs[doc_index]
+        state.moves = [move for move in state.moves if move.position < position]
+        count = self.layout.docs[doc_index].page_count()
+        state.checked = min(state.checked, count)
+        state.feet = {page: foot for page, foot in state.feet.items() if page < count}
+
+    def resume(self, doc_index: int, position: int, final: bool) -> None:
+        """Settle again the pages from the one holding ``position`` (after a rebuild there)."""
+        state = self._state(doc_index)
+        page = self.layout.page_of_position(doc_index, position)
+        if page >= state.checked:
+            return
+        state.checked = page
+        state.feet = {p: foot for p, foot in state.feet.items() if p < page}
+        state.scanned = 0  # the rebuilt paragraph may cite a note the old one did not
+        self.reserve(doc_index, final)
+
+
+def _page_lines(
+    section_doc: SectionDoc, page: int, from_y: float
+) -> Iterator[tuple[QTextBlock, int, float, float]]:
+    """``(block, line index, top, bottom)`` of the lines whose middle is on ``page``, from ``from_y``."""
+    document = section_doc.document
+    doc_layout = document.documentLayout()
+    height = section_doc.page_height
+    page_top, page_bottom = page * height, (page + 1) * height
+    position = doc_layout.hitTest(QPointF(section_doc.page_width / 2, from_y), Qt.HitTestAccuracy.FuzzyHit)
+    block = document.findBlock(max(0, position))
+    while block.previous().isValid() and doc_layout.blockBoundingRect(block).top() > from_y:
+        block = block.previous()
+    if block.previous().isValid():
+        block = block.previous()
+    while block.isValid():
+        rect = doc_layout.blockBoundingRect(block)
+        if rect.top() > page_bottom:
+            break
+        text_layout = block.layout()
+        for i in range(text_layout.lineCount() if text_layout is not None else 0):
+            line = text_layout.lineAt(i)
+            top = rect.y() + line.y()
+            middle = top + line.height() / 2
+            if page_top <= middle < page_bottom:
+                yield block, i, top, top + line.height()
+        block = block.next()
+
+
+def _last_bottom(section_doc: SectionDoc, page: int) -> float:
+    """Bottom of the page's last line (where its text starts when the page holds no line)."""
+    height = section_doc.page_height
+    bottom = page * height + section_doc.props.top * TWIPS
+    # from the foot of the page up to the block there: the page's last lines are near it
+    for from_y in ((page + 1) * height - section_doc.props.bottom * TWIPS - 1, page * height):
+        found = [line_bottom for _block, _index, _top, line_bottom in _page_lines(section_doc, page, from_y)]
+        if found:
+            return max(bottom, max(found))
+    return bottom
+
+
+def _page_of_line(section_doc: SectionDoc, block: QTextBlock, index: int) -> int:
+    text_layout = block.layout()
+    rect = section_doc.document.documentLayout().blockBoundingRect(block)
+    if text_layout is None or not text_layout.lineCount():
+        return int(rect.y() // section_doc.page_height)
+    line = text_layout.lineAt(index)
+    return int((rect.y() + line.y() + line.height() / 2) // section_doc.page_height)
+
+
+def _is_page_top(section_doc: SectionDoc, block: QTextBlock, page: int) -> bool:
+    """True when ``block``'s first line is the first line of ``page`` (moving it would gain nothing)."""
+    text_layout = block.layout()
+    if text_layout is None or not text_layout.lineCount():
+        return True
+    rect = section_doc.document.documentLayout().blockBoundingRect(block)
+    top = rect.y() + text_layout.lineAt(0).y() - page * section_doc.page_height
+    return top <= section_doc.props.top * TWIPS + block.blockFormat().topMargin() + _AT_TOP
