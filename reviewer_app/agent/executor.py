@@ -84,11 +84,11 @@ def _stamp_precondition(operation: dict[str, Any], snapshot: Snapshot) -> dict[s
     if isinstance(precondition, dict) and "blockTextHash" in precondition:
         return operation
     block_id = _target_block_id(operation)
-    anchor = snapshot.anchors.get(block_id) if block_id is not None else None
-    if anchor is None:
+    text_hash = snapshot.text_hash_of(block_id) if block_id is not None else None
+    if text_hash is None:
         return operation
     stamped = copy.deepcopy(operation)
-    stamped["precondition"] = {"blockTextHash": anchor.text_hash}
+    stamped["precondition"] = {"blockTextHash": text_hash}
     return stamped
 
 

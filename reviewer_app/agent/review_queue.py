@@ -204,9 +204,9 @@ class ReviewQueueBridge(ReviewerReads):
         snapshot = self.reviewer.snapshot()
         for op in operations:
             block_id = _target(op)
-            anchor = snapshot.anchors.get(block_id) if block_id else None
-            if anchor is not None and "blockTextHash" not in (op.get("precondition") or {}):
-                op["precondition"] = {"blockTextHash": anchor.text_hash}
+            text_hash = snapshot.text_hash_of(block_id) if block_id else None
+            if text_hash is not None and "blockTextHash" not in (op.get("precondition") or {}):
+                op["precondition"] = {"blockTextHash": text_hash}
         preview_batch = {
             "version": 1,
             "operations": operations,
@@ -289,8 +289,8 @@ class ReviewQueueBridge(ReviewerReads):
         snapshot = self.reviewer.snapshot()
         runnable = []
         for proposal in held:
-            anchor = snapshot.anchors.get(proposal.get("targetBlockId") or "")
-            if anchor is None or anchor.text_hash != proposal.get("blockTextHash"):
+            text_hash = snapshot.text_hash_of(proposal.get("targetBlockId") or "")
+            if text_hash is None or text_hash != proposal.get("blockTextHash"):
                 outcomes[proposal["id"]] = {"id": proposal["id"], "status": "stale"}
             else:
                 runnable.append(proposal)

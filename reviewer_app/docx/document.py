@@ -31,6 +31,8 @@ class WordDocument:
         self.body: etree._Element = body
         self.reload_definitions()
         self._cache = SnapshotCache(self._walk)
+        #: how many times the structure was reported changed (an undo record tells text-only acts apart)
+        self.structure_changes = 0
 
     # ------------------------------------------------------------- parts
     def part_root(self, rel_type: str) -> etree._Element | None:
@@ -66,4 +68,5 @@ class WordDocument:
 
     def structure_changed(self) -> None:
         """The edit engine reports inserted/removed blocks or changed properties: walk again."""
+        self.structure_changes += 1
         self._cache.invalidate()

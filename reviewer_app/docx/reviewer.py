@@ -19,6 +19,7 @@ from .edit import finalize as finalizing
 from .edit import resolve
 from .edit.engine import Applier
 from .edit.stamp import RevisionStamp
+from .journal import ChangeJournal
 from .outline import ReadError
 from .package import Package
 from .snapshot import Snapshot
@@ -188,6 +189,12 @@ class DocxReviewer:
     def finalize(self, strip_metadata: bool = False) -> dict[str, int]:
         """Accept all changes, remove every comment, optionally blank author/time metadata."""
         return finalizing.finalize(self.document, strip_metadata)
+
+    # ------------------------------------------------------------- undo
+    def begin_changes(self) -> ChangeJournal:
+        """Start recording an act for undo; ``finish()`` the journal after it for its
+        :class:`~.journal.UndoEntry` (exact to the byte, as large as what the act touched)."""
+        return ChangeJournal(self.document)
 
     # ------------------------------------------------------------- saving
     def to_bytes(self) -> bytes:

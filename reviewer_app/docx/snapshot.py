@@ -111,6 +111,12 @@ class Snapshot:
         index = self.index_of(block_id)
         return None if index is None else self.blocks[index]
 
+    def text_hash_of(self, block_id: str) -> str | None:
+        """The anchor's ``textHash`` of one block (None when it has no anchor), hashing that block
+        alone: stamping an operation's precondition must not hash the whole document."""
+        block = self.block(block_id)
+        return None if block is None or block.kind == "diagnostic" else block.text_hash
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "blocks": [b.to_dict() for b in self.blocks],

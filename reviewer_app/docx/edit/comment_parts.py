@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
+from .. import journal
 from ..document import WordDocument
 from ..xmlutil import MC, NS, W15, W
 from .context import EditContext
@@ -78,6 +79,7 @@ class Recorder:
     def touch(self, element: etree._Element, part: str) -> None:
         """Call before changing an existing ``element`` of ``part``."""
         if self.ctx is None:
+            journal.touching(element)
             self.dirty.add(part)
         elif part in self.new_parts:
             self.ctx.checkpoints.save(element)
@@ -87,6 +89,7 @@ class Recorder:
     def created(self, element: etree._Element, part: str) -> None:
         """Call after inserting the new ``element`` into ``part``."""
         if self.ctx is None:
+            journal.created_inside(element)
             self.dirty.add(part)
             return
         self.ctx.checkpoints.created(element)

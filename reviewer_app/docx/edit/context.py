@@ -13,6 +13,7 @@ from typing import Any
 
 from lxml import etree
 
+from .. import journal
 from ..blocks import Block
 from ..document import WordDocument
 from ..snapshot import Snapshot
@@ -64,6 +65,7 @@ class Checkpoints:
         ``part_was_clean`` says the part had no pending change, so restoring this element
         also restores the part's original bytes on save.
         """
+        journal.touching(element)
         if id(element) in self._ids:
             return
         self._ids.add(id(element))
@@ -73,6 +75,7 @@ class Checkpoints:
 
     def created(self, element: etree._Element) -> None:
         """``element`` is new: restoring removes it."""
+        journal.created_inside(element)
         self._ids.add(id(element))
         self._saved.append(_Saved(element, None, created=True))
 
@@ -81,6 +84,7 @@ class Checkpoints:
         parent = element.getparent()
         if parent is None:
             return
+        journal.touching(element)
         self._saved.append(_Saved(element, None, parent, parent.index(element)))
 
     def elements(self) -> list[etree._Element]:
@@ -166,6 +170,15 @@ class EditContext:
         self.structure_changed = False
         self.changed_paragraphs: list[etree._Element] = []
         self.operation_id = ""
+        #: elements and parts restored by rollbacks (a refused operation, an atomic batch, a dry
+        #: run): the engine decides from them whether the snapshot is still true
+        self.rolled_back: list[etree._Element] = []
+        self.rolled_back_parts: set[str] = set()
+
+    def note_rollback(self, checkpoints: Checkpoints) -> None:
+        """Remember what ``checkpoints`` is about to restore (call before restoring)."""
+        self.rolled_back.extend(checkpoints.elements())
+        self.rolled_back_parts |= checkpoints.dirty_parts | set(checkpoints.created_parts)
 
     # ------------------------------------------------------------ targets
     def block(self, block_id: str) -> Block:

@@ -14,6 +14,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
+from .. import xmlutil
 from ..comment_writer import attach_comment
 from ..document import WordDocument
 from ..xmlutil import W
@@ -47,6 +48,7 @@ WHOLE_BLOCK = frozenset(
 #: Operations whose comment IS the operation (the others' optional comment explains an edit).
 _COMMENT_TYPES = frozenset(("commentOnBlock", "commentOnRange"))
 _handles = itertools.count(1)
+_P = W + "p"
 
 
 @dataclass(slots=True)
@@ -121,21 +123,23 @@ class Applier:
             )
         result["normalizations"] = ctx.normalizations
         if batch.atomic and failed:
+            ctx.note_rollback(kept)
             kept.restore(self.doc)
             self._reject_rest(result, batch)
             result["status"] = "rejected"
         elif batch.dry_run:
+            ctx.note_rollback(kept)
             kept.restore(self.doc)
             result["status"] = "previewed"
         result["nextRevisionId"] = stamper.next_revision_id
+        if ctx.rolled_back:
+            self._after_rollback(ctx)
         if result["status"] == "committed" and result["applied"]:
             package = self.doc.package
             clean = frozenset(p for p in kept.dirty_parts if package.has_part(p) and not package.is_dirty(p))
             self._commit(ctx, kept)
             self.last = UndoRecord(f"undo-{next(_handles)}", kept, self.doc.version, clean)
             result["undoHandle"] = {"type": "documentOperationUndo", "id": self.last.handle}
-        elif result["status"] != "committed" and (ctx.changed_paragraphs or ctx.structure_changed):
-            self.doc.structure_changed()
         self._stamper = (self.doc.version, stamper)
         return result
 
@@ -215,7 +219,28 @@ class Applier:
         outcome.comment_id = comment_id
         outcome.affected.append({"type": "comment", "commentId": comment_id})
 
+    def _after_rollback(self, ctx: EditContext) -> None:
+        """Nothing of the batch was kept: keep the snapshot when the rollback left every block's
+        paragraph element in place (a dry run of text edits), so previewing a proposal does not
+        cost the next read a walk of the whole document.
+
+        A rollback restores content exactly, but an element restored in place gets copies of its
+        children: restoring a table, a row or a cell replaces the paragraphs the snapshot holds,
+        and restored styles or numbering must be read again.
+        """
+        definitions = {self.doc.part_name(xmlutil.REL_STYLES), self.doc.part_name(xmlutil.REL_NUMBERING)}
+        root = self.doc.root
+        replaced = any(
+            el.tag != _P and next(el.iterancestors(_P), None) is None
+            for el in ctx.rolled_back
+            if el.getroottree().getroot() is root  # detached (created, then removed) or another part
+        )
+        if replaced or ctx.rolled_back_parts & definitions:
+            self.doc.reload_definitions()
+            self.doc.structure_changed()
+
     def _roll_back(self, ctx: EditContext) -> None:
+        ctx.note_rollback(ctx.checkpoints)
         ctx.checkpoints.restore(self.doc)
         for edits in ctx.edited.values():
             edits[:] = [e for e in edits if e.operation_id != ctx.operation_id]

@@ -2,8 +2,12 @@
 
 Only a person resolves changes (contract decision 7): these functions back the redline panel and
 ``DocxReviewer.accept_all``/``reject_all``; the agent has no tool for them. They act on the live
-document outside a batch, so there are no checkpoints; the parts they change are marked dirty and
-the snapshot is rebuilt.
+document outside a batch, so there are no checkpoints; the parts they change are marked dirty.
+One change resolved inside paragraphs (run insertions, deletions and moves, formatting, an
+accepted property change, a paragraph mark that joins nothing) re-reads only those paragraphs:
+a click on Accept must not re-walk a 300-page contract. Anything that can add, remove or restyle
+blocks (a join, table structure, a rejected property change, numbering, section and table
+properties) has the whole snapshot rebuilt.
 
 What is resolved is what :mod:`..revisions` reads: :func:`~..revisions.revision_records` lists the
 revision elements of a story, :func:`~..revisions.change_groups` folds them into the changes
@@ -36,7 +40,7 @@ from collections.abc import Iterable
 
 from lxml import etree
 
-from .. import xmlutil
+from .. import journal, xmlutil
 from ..document import WordDocument
 from ..revisions import ChangeGroup, RevisionRecord, change_groups, revision_records
 from ..xmlutil import MC, W
@@ -49,6 +53,9 @@ _MARKS = frozenset(("markIns", "markDel", "markMoveFrom", "markMoveTo"))
 _MARK_INSERTED = frozenset(("markIns", "markMoveTo"))
 _STRUCTURE = frozenset(("rowIns", "rowDel", "cellIns", "cellDel"))
 _MOVES = frozenset(("moveFrom", "moveTo", "markMoveFrom", "markMoveTo"))
+#: Kinds whose resolution changes only the text or marks of the paragraph holding them (a mark's
+#: join is checked after the fact); an accepted ``w:pPrChange`` only drops its record.
+_IN_PARAGRAPH = _INSERTING | _DELETING | _RUN_MARKS | _MARKS | frozenset(("rPrChange", "markRPrChange"))
 _WRAPPERS = frozenset(W + t for t in ("ins", "del", "moveFrom", "moveTo"))
 _DELETED_WRAPPERS = frozenset((W + "del", W + "moveFrom"))
 _UNDELETE = {W + "delText": W + "t", W + "delInstrText": W + "instrText"}
@@ -274,8 +281,8 @@ def _resolve_mark(record: RevisionRecord, accept: bool, joins: list[etree._Eleme
 
 
 # ----------------------------------------------------------------- one story
-def _resolve_story(root: etree._Element, records: list[RevisionRecord], accept: bool) -> None:
-    """Resolve ``records`` (document order) of the story under ``root``."""
+def _resolve_story(root: etree._Element, records: list[RevisionRecord], accept: bool) -> bool:
+    """Resolve ``records`` (document order) of the story under ``root``; True when paragraphs joined."""
     content = [r for r in records if r.kind in _INSERTING | _DELETING | _RUN_MARKS]
     marks = [r for r in records if r.kind in _MARKS]
     structure = [r for r in records if r.kind in _STRUCTURE]
@@ -300,6 +307,7 @@ def _resolve_story(root: etree._Element, records: list[RevisionRecord], accept: 
     for p in reversed(joins):
         if _attached(p, root):
             _join_with_next(p)
+    return bool(joins)
 
 
 def _remove_range_markers(root: etree._Element, markers: Iterable[etree._Element]) -> None:
@@ -338,24 +346,70 @@ class _StoryChanges:
             }
         return chosen, names
 
-    def resolve(self, chosen: set[RevisionRecord], accept: bool, names: set[str]) -> int:
-        """Resolve the chosen records; return how many reported changes that covered."""
+    def resolve(self, chosen: set[RevisionRecord], accept: bool, names: set[str]) -> tuple[int, bool]:
+        """Resolve the chosen records; return how many reported changes that covered and whether
+        paragraphs were joined."""
         ordered = [r for r in self.records if r in chosen]
-        _resolve_story(self.root, ordered, accept)
+        self._report_touched(ordered, names)
+        joined = _resolve_story(self.root, ordered, accept)
         for name in names:
             _remove_range_markers(self.root, self.move_markers.get(name, ()))
-        return sum(1 for g in self.groups if any(r in chosen for r in g.records))
+        return sum(1 for g in self.groups if any(r in chosen for r in g.records)), joined
+
+    def _report_touched(self, records: list[RevisionRecord], names: set[str]) -> None:
+        """Tell the undo journal what resolving ``records`` may change: each record's place, a
+        mark's paragraph and what follows it up to the paragraph it may join, the move ranges."""
+        for record in records:
+            journal.touching(record.element)
+            if record.kind in _MARKS and record.paragraph is not None:
+                following = record.paragraph.getnext()
+                while following is not None:
+                    journal.touching(following)
+                    if following.tag == W + "p":
+                        break
+                    following = following.getnext()
+        for name in names:
+            for marker in self.move_markers.get(name, ()):
+                journal.touching(marker)
+
+    def paragraphs_of(
+        self, chosen: set[RevisionRecord], accept: bool, names: set[str]
+    ) -> list[etree._Element] | None:
+        """The paragraphs resolving ``chosen`` changes in place, or None when it may add, remove
+        or restyle blocks (see the module docstring); move range markers count with their paragraph."""
+        paragraphs: dict[etree._Element, None] = {}
+        for record in chosen:
+            local = record.kind in _IN_PARAGRAPH or (accept and record.kind == "pPrChange")
+            if not local or record.paragraph is None:
+                return None
+            paragraphs[record.paragraph] = None
+        for name in names:
+            for marker in self.move_markers.get(name, ()):
+                paragraph = next(marker.iterancestors(W + "p"), None)
+                if paragraph is None:
+                    return None
+                paragraphs[paragraph] = None
+        return list(paragraphs)
 
 
-def _finish(doc: WordDocument, parts: set[str]) -> None:
-    """Mark changed parts dirty and let the snapshot (and styles/numbering) be read again."""
+def _finish(doc: WordDocument, parts: set[str], paragraphs: list[etree._Element] | None = None) -> None:
+    """Mark changed parts dirty and let the snapshot (and styles/numbering) be read again.
+
+    ``paragraphs``: the main-story paragraphs the resolution changed in place (re-read alone);
+    None when the structure may have changed (everything is read again).
+    """
     for part in parts:
         doc.package.mark_dirty(part)
     definitions = {doc.part_name(xmlutil.REL_STYLES), doc.part_name(xmlutil.REL_NUMBERING)}
     if parts & definitions:
         doc.reload_definitions()
-    if parts:
+        paragraphs = None
+    if not parts:
+        return
+    if paragraphs is None:
         doc.structure_changed()
+    else:
+        doc.paragraphs_changed(paragraphs)
 
 
 # ----------------------------------------------------------------- public API
@@ -375,9 +429,11 @@ def _resolve_all(doc: WordDocument, accept: bool, author: str | None) -> int:
             chosen |= {r for r in story.records if r not in grouped and r.author == author}
             chosen, names = story.with_partners(chosen)
         if chosen:
-            count += story.resolve(chosen, accept, names)
+            count += story.resolve(chosen, accept, names)[0]
             dirty.add(part)
         if extra:
+            for marker in extra:
+                journal.touching(marker)
             _remove_range_markers(root, extra)
             dirty.add(part)
     _finish(doc, dirty)
@@ -395,8 +451,10 @@ def _resolve_one(doc: WordDocument, change_id: str, accept: bool) -> bool:
         # mc:Fallback copies of the same content carry the same revision and must follow it
         chosen |= {r for r in story.records if r.fallback and (r.id, r.type, r.author) in keys}
         chosen, names = story.with_partners(chosen)
-        story.resolve(chosen, accept, names)
-        _finish(doc, {part})
+        paragraphs = story.paragraphs_of(chosen, accept, names) if part == doc.main_part else []
+        if story.resolve(chosen, accept, names)[1]:
+            paragraphs = None
+        _finish(doc, {part}, paragraphs)
         return True
     return False
 

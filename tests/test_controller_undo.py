@@ -1,0 +1,203 @@
+"""Undo and redo through the controller are exact to the byte, for every kind of act.
+
+The controller no longer keeps the whole package before each act: it keeps the engine's journal
+of what the act touched. An incomplete journal would undo only part of an act, silently, so each
+kind of act is run on the sample contract and on corpus files with revisions, and the package
+after undo must serialize to the bytes before the act, after redo to the bytes after it, and
+the snapshot must equal a fresh walk each time.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from reviewer_app.ui.document_controller import DocumentController
+from tests.test_incremental_snapshot import CORPUS, SAMPLE, assert_snapshot_fresh
+
+CORPUS_FILES = [
+    "pt_RA001-Tracked-Revisions-01.docx",
+    "pt_RP034-Deleted-Cells.docx",
+    "pt_FA014-MovedParagraph.docx",
+    "pt_FA017-NumberingChange.docx",
+    "pt_FA022-TablePropertiesChange.docx",
+    "pt_RP038-Inserted-Paras-at-End.docx",
+]
+
+
+@pytest.fixture(autouse=True)
+def _journal_complete(caplog):
+    """The journal logs an error when an act changed top-level content it did not report."""
+    yield
+    assert not [r for r in caplog.records if r.name == "reviewer_app.docx.journal"]
+
+
+@pytest.fixture
+def controller(qapp, tmp_path: Path) -> DocumentController:
+    made = DocumentController(store_directory=tmp_path / "queue", author="Dana Lee")
+    yield made
+    made.close()
+
+
+def _open(controller: DocumentController, source: Path, tmp_path: Path) -> None:
+    target = tmp_path / source.name
+    shutil.copy(source, target)
+    controller.open(target)
+
+
+def assert_exact_undo_redo(controller: DocumentController, act: Callable[[], Any]) -> None:
+    """Run ``act`` (one controller act) and check undo, redo and undo again against the bytes."""
+    reviewer = controller.require()
+    assert reviewer.snapshot().anchors  # the incremental paths keep maintained anchors current too
+    before = controller.current_bytes()
+    depth = controller.undo_stack.index()
+    act()
+    assert controller.undo_stack.index() == depth + 1, "the act is one undo step"
+    after = controller.current_bytes()
+    assert_snapshot_fresh(reviewer)
+    controller.undo_stack.undo()
+    assert controller.current_bytes() == before
+    assert_snapshot_fresh(reviewer)
+    controller.undo_stack.redo()
+    assert controller.current_bytes() == after
+    assert_snapshot_fresh(reviewer)
+    controller.undo_stack.undo()
+    assert controller.current_bytes() == before
+    assert_snapshot_fresh(reviewer)
+    assert controller.reviewer is reviewer  # restored in place: bridges keep their reviewer
+
+
+def _every_change_each_way(controller: DocumentController, source: Path, tmp_path: Path) -> None:
+    _open(controller, source, tmp_path)
+    for change in controller.require().changes():
+        for resolve in (controller.accept_changes, controller.reject_changes):
+            assert_exact_undo_redo(controller, lambda resolve=resolve, change=change: resolve([change["id"]]))
+
+
+def test_every_change_of_the_sample_accepted_and_rejected_undoes_exactly(controller, tmp_path) -> None:
+    _every_change_each_way(controller, SAMPLE, tmp_path)
+
+
+@pytest.mark.parametrize("name", CORPUS_FILES)
+def test_every_corpus_change_accepted_and_rejected_undoes_exactly(controller, tmp_path, name: str) -> None:
+    if not (CORPUS / name).exists():
+        pytest.skip(f"{name} is not in the corpus")
+    _every_change_each_way(controller, CORPUS / name, tmp_path)
+
+
+@pytest.mark.parametrize(
+    "source", [SAMPLE, CORPUS / "pt_RA001-Tracked-Revisions-01.docx"], ids=["sample", "RA001"]
+)
+@pytest.mark.parametrize("accept", [True, False], ids=["accept-all", "reject-all"])
+def test_accept_and_reject_all_undo_exactly(controller, tmp_path, source: Path, accept: bool) -> None:
+    if not source.exists():
+        pytest.skip("not in the corpus")
+    _open(controller, source, tmp_path)
+    assert_exact_undo_redo(controller, controller.accept_all if accept else controller.reject_all)
+
+
+def _body_blocks(controller: DocumentController) -> list[Any]:
+    return [b for b in controller.snapshot().content_blocks() if len(b.text) > 60 and b.table is None]
+
+
+def _operations(controller: DocumentController) -> dict[str, list[dict[str, Any]]]:
+    first, second, third, fourth = _body_blocks(controller)[3:7]
+    cell = next(b for b in controller.snapshot().content_blocks() if b.table is not None)
+    word = first.text.split()[0]
+    return {
+        "replace": [{"id": "r", "type": "replaceInBlock", "blockId": first.id, "find": word, "replace": "Zz"}],
+        "comment": [{"id": "c", "type": "commentOnBlock", "blockId": second.id, "comment": {"text": "Why?"}}],
+        "insert": [{"id": "i", "type": "insertAfterBlock", "blockId": second.id, "text": "A new clause."}],
+        "delete": [{"id": "d", "type": "deleteBlock", "blockId": third.id}],
+        "edit-with-comment": [
+            {"id": "e", "type": "replaceInBlock", "blockId": fourth.id, "find": fourth.text.split()[0],
+             "replace": "Yy", "comment": {"text": "Clearer."}}
+        ],
+        "table-row": [{"id": "t", "type": "insertTableRow", "blockId": cell.id}],
+        "mixed": [
+            {"id": "m1", "type": "replaceInBlock", "blockId": first.id, "find": word, "replace": "Ww"},
+            {"id": "m2", "type": "insertAfterBlock", "blockId": third.id, "text": "Another clause."},
+            {"id": "m3", "type": "replaceInBlock", "blockId": second.id, "find": "no such text qq", "replace": "x"},
+        ],
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "kind", ["replace", "comment", "insert", "delete", "edit-with-comment", "table-row", "mixed"]
+)
+def test_operations_as_the_person_undo_exactly(controller, tmp_path, kind: str) -> None:
+    _open(controller, SAMPLE, tmp_path)
+    ops = _operations(controller)[kind]
+    batch = {"version": 1, "mode": "tracked-changes", "operations": ops}
+    assert_exact_undo_redo(controller, lambda: controller.apply_operations("Edit", batch))
+
+
+def test_agent_batch_and_proposals_undo_exactly(controller, tmp_path) -> None:
+    _open(controller, SAMPLE, tmp_path)
+    ops = _operations(controller)
+    assert_exact_undo_redo(
+        controller,
+        lambda: controller.apply_agent_batch(
+            {"version": 1, "mode": "tracked-changes", "operations": ops["replace"]}
+        ),
+    )
+    queue = controller.review_bridge
+    assert queue is not None
+    queue.apply_document_operations(
+        {"version": 1, "mode": "tracked-changes", "operations": ops["insert"] + ops["comment"]}
+    )
+    assert_exact_undo_redo(controller, lambda: controller.apply_proposals(None))
+
+
+def test_replies_and_resolutions_undo_exactly(controller, tmp_path) -> None:
+    _open(controller, SAMPLE, tmp_path)
+    comments = controller.require().comments()
+    assert comments
+    for comment in comments[:3]:
+        assert_exact_undo_redo(controller, lambda c=comment: controller.reply_to_comment(c["id"], "Agreed."))
+        assert_exact_undo_redo(
+            controller, lambda c=comment: controller.reply_to_comment(c["id"], "Noted.", as_agent=True)
+        )
+        assert_exact_undo_redo(controller, lambda c=comment: controller.resolve_comment(c["id"], True))
+
+
+def test_a_chain_of_acts_undoes_and_redoes_to_every_state(controller, tmp_path) -> None:
+    _open(controller, SAMPLE, tmp_path)
+    states = [controller.current_bytes()]
+    changes = controller.require().changes()
+    ops = _operations(controller)
+    controller.accept_changes([changes[0]["id"]])
+    states.append(controller.current_bytes())
+    controller.apply_operations(
+        "Edit", {"version": 1, "mode": "tracked-changes", "operations": ops["insert"]}
+    )
+    states.append(controller.current_bytes())
+    controller.reject_changes([changes[3]["id"]])
+    states.append(controller.current_bytes())
+    controller.reply_to_comment(controller.require().comments()[0]["id"], "Fine.")
+    states.append(controller.current_bytes())
+    for expected in reversed(states[:-1]):
+        controller.undo_stack.undo()
+        assert controller.current_bytes() == expected
+        assert_snapshot_fresh(controller.require())
+    assert not controller.is_modified()
+    for expected in states[1:]:
+        controller.undo_stack.redo()
+        assert controller.current_bytes() == expected
+        assert_snapshot_fresh(controller.require())
+
+
+def test_undo_is_proportional_to_the_act(controller, tmp_path) -> None:
+    """Accepting one change keeps a copy of its paragraph, never the whole document."""
+    _open(controller, SAMPLE, tmp_path)
+    reviewer = controller.require()
+    change = reviewer.changes()[0]
+    journal = reviewer.begin_changes()
+    reviewer.accept_change(change["id"])
+    entry = journal.finish()
+    assert entry is not None
+    assert len(entry._in_place or ()) == 1  # one top-level paragraph, swapped in place
