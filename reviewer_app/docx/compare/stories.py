@@ -100,6 +100,7 @@ class StoryDocument(WordDocument):
         self.styles = main.styles
         self.numbering = main.numbering
         self._cache = SnapshotCache(self._walk)
+        self.structure_changes = 0
 
     def part_root(self, rel_type: str) -> etree._Element | None:
         """Definitions (styles, numbering) are the document's, not the story part's."""
