@@ -1173,3 +1173,26 @@ def test_libreoffice_judges_edits_at_container_edges(tmp_path: Path, lo_reading)
     assert after["reject_all"]["paragraphs"][-1] == "Closing."
     labels = dict(zip(after["paragraphs"], after["list_labels"], strict=True))
     assert labels["Numbered"] == "1."  # a list in a numbering part this batch created
+
+
+def test_inserted_text_that_spells_a_note_reference_is_refused():
+    """``[^1]`` in new text would read as a footnote reference to the model and be plain text in Word."""
+    from reviewer_app.docx import DocxReviewer
+    from tests.docx_factory import make_docx, p
+
+    reviewer = DocxReviewer.from_bytes(make_docx(p("First clause.", para_id="00000001")))
+    before = reviewer.to_bytes()
+    for op in (
+        {"id": "a", "type": "insertAfterBlock", "blockId": "00000001", "text": "New clause [^1] here."},
+        {"id": "b", "type": "insertBeforeBlock", "blockId": "00000001", "text": "Endnote [^e2]."},
+        {"id": "c", "type": "insertTable", "blockId": "00000001", "rows": [["Cell [^3]"]]},
+    ):
+        result = reviewer.apply_operations({"version": 1, "mode": "tracked-changes", "operations": [op]})
+        assert [i["code"] for i in result["issues"]] == ["protectedReference"], result
+    assert reviewer.to_bytes() == before
+    ok = reviewer.apply_operations(
+        {"version": 1, "mode": "tracked-changes", "operations": [
+            {"id": "d", "type": "insertAfterBlock", "blockId": "00000001", "text": "A [bracketed] note, not a marker."}
+        ]}
+    )
+    assert ok["status"] == "committed" and ok["applied"]

@@ -17,6 +17,7 @@ from typing import Any
 
 from . import hashing
 from .blocks import Block
+from .text import NOTE_MARKER
 
 MAX_MATCHES = 200
 MAX_QUERY_CHARS = 1000
@@ -226,16 +227,13 @@ def _find_block_by_block(
     return {"matches": matches, "totalMatches": total, "truncated": total > len(matches)}
 
 
-_NOTE_MARKER = re.compile(r"\[\^e?\d+\]")
-
-
 def find_in_story(
     story: dict[str, Any], query: str, match_case: bool = False, whole_word: bool = False
 ) -> dict[str, Any]:
     """Search a non-main story's text; matches carry offsets into the story text, no block ids."""
     text: str = story["text"]
     pattern = _pattern(query, match_case)
-    protected = [m.span() for m in _NOTE_MARKER.finditer(text)]
+    protected = [m.span() for m in NOTE_MARKER.finditer(text)]
     matches: list[dict[str, Any]] = []
     total = 0
     for occurrence, (start, end) in enumerate(_spans(text, pattern, whole_word, protected)):

@@ -10,6 +10,7 @@ holds it, which the Markdown view and the edit engine use to map offsets back to
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +24,9 @@ _TRANSPARENT = frozenset(
 )
 #: Containers whose content is removed in the accepted view.
 _REMOVED = frozenset(W + t for t in ("del", "moveFrom"))
+
+#: a note reference as the clean text spells it (``[^3]`` footnote, ``[^e2]`` endnote)
+NOTE_MARKER = re.compile(r"\[\^e?\d+\]")
 
 
 @dataclass(slots=True)

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from lxml import etree
 
-from ..text import FieldState, NoteNumbers, ParagraphText, Piece, paragraph_text
+from ..text import NOTE_MARKER, FieldState, NoteNumbers, ParagraphText, Piece, paragraph_text
 from ..xmlutil import XML_SPACE, W
 from .skips import Skip
 from .stamp import Stamper
@@ -168,6 +168,13 @@ def template_rpr(run: etree._Element | None) -> etree._Element | None:
     if style is not None and style.get(W + "val") == _COMMENT_REFERENCE_STYLE:
         clone.remove(style)
     return clone if len(clone) else None
+
+
+def refuse_note_markers(text: str) -> None:
+    """Refuse new text that spells a note reference: ``[^1]`` written as letters would look like a
+    reference to the model and to nobody else, and a real reference cannot be made from text."""
+    if NOTE_MARKER.search(text):
+        raise Skip("protectedReference")
 
 
 def make_runs(text: str, rpr: etree._Element | None) -> list[etree._Element]:

@@ -23,7 +23,7 @@ from ..text import paragraph_mark_state
 from ..xmlutil import W
 from .batch import Operation
 from .context import EditContext, Outcome
-from .markup import delete_runs, insert_runs, make_runs, pieces_of, template_rpr
+from .markup import delete_runs, insert_runs, make_runs, pieces_of, refuse_note_markers, template_rpr
 from .numbering_write import writer_for
 from .ops_moves import INSERT_TYPES, MoveHalf, join_move, paired_move
 from .ops_moves import set_batch_operations as set_batch_operations  # the engine calls it from here
@@ -58,6 +58,7 @@ _KEPT_MARKUP = RANGE_MARKUP - {W + "proofErr"}
 def _texts(op: Operation, notes: list[tuple[str, str]]) -> list[str]:
     """The paragraphs an insertion writes: one per non-blank line unless ``lineBreakMode`` is inline."""
     text = op.fields["text"]
+    refuse_note_markers(text)
     if op.fields.get("lineBreakMode") == "inline":
         return [text.replace("\r\n", "\n").replace("\r", "\n")]
     if not _LINE_BREAK.search(text):

@@ -8,7 +8,6 @@ text takes the formatting of the first character it replaces.
 from __future__ import annotations
 
 import copy
-import re
 import unicodedata
 from dataclasses import dataclass
 from typing import Any
@@ -17,6 +16,7 @@ from lxml import etree
 
 from ..blocks import Block
 from ..hashing import text_hash
+from ..text import NOTE_MARKER
 from ..xmlutil import W
 from .batch import Operation
 from .context import EditContext, Outcome
@@ -36,7 +36,6 @@ from .rpr import apply_formatting
 from .skips import Skip
 from .stamp import Stamper
 
-_NOTE_MARKER = re.compile(r"\[\^e?\d+\]")
 _JOINERS = frozenset("\u200d\ufe0e\ufe0f")
 
 
@@ -61,7 +60,7 @@ def live_text(ctx: EditContext, block: Block) -> str:
 
 def _check_markers(old: str, new: str) -> None:
     """Note markers are references, not text: keep each one the old text covers, in order."""
-    if _NOTE_MARKER.findall(old) != _NOTE_MARKER.findall(new):
+    if NOTE_MARKER.findall(old) != NOTE_MARKER.findall(new):
         raise Skip("protectedReference")
 
 

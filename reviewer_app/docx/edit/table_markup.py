@@ -18,7 +18,7 @@ from lxml import etree
 
 from ..xmlutil import MC, NS, W14, W
 from .context import EditContext
-from .markup import insert_runs, make_runs, template_rpr
+from .markup import insert_runs, make_runs, refuse_note_markers, template_rpr
 from .ppr import add_mark_revision, inheritable_copy, set_child
 from .rpr import set_property
 from .table_grid import block_paragraphs, content_runs
@@ -170,6 +170,7 @@ def new_paragraph(
     runs: list[etree._Element] = []
     for segment, bold in parts if parts is not None else [(text, False)]:
         if segment:
+            refuse_note_markers(segment)
             runs.extend(make_runs(segment, _run_properties(look, segment, bold)))
     if runs:
         insert_runs(runs, p, None, ctx.stamper, ctx.tracked)
