@@ -52,7 +52,7 @@ STALE_CODES = frozenset(("preconditionFailed", "changedBlock", "missingBlock", "
 
 def default_store_directory() -> Path:
     """Where review queues are kept: the user's data folder, not the document's folder."""
-    return Path(platformdirs.user_data_dir("Reviewer")) / "review-queue"
+    return Path(platformdirs.user_data_dir("Reviewer", appauthor=False)) / "review-queue"
 
 
 def _now() -> str:

@@ -45,7 +45,7 @@ def now() -> str:
 
 
 def default_directory() -> Path:
-    return Path(platformdirs.user_data_dir("Reviewer")) / "transcripts"
+    return Path(platformdirs.user_data_dir("Reviewer", appauthor=False)) / "transcripts"
 
 
 def document_identity(reviewer: Any) -> str:
