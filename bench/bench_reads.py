@@ -82,7 +82,9 @@ def measure(path: Path, runs: int) -> dict[str, float | str]:
 
     def python_docx() -> None:
         document = docx.Document(str(path))
-        for p in document.element.body.iter("{http://schemas.openxmlformats.org/wordprocessingml/2006/main}p"):
+        for p in document.element.body.iter(
+            "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}p"
+        ):
             _ = Paragraph(p, document).text
 
     # peak memory first: RSS is a high-water mark, so python-docx must not have run yet
@@ -101,9 +103,13 @@ def measure(path: Path, runs: int) -> dict[str, float | str]:
         else float("nan")
     )
     target = next(
-        b for b in snapshot.blocks[len(snapshot.blocks) // 2 :]
-        if b.normalized and not b.structural_boundaries and not b.has_field_chars
-        and b.element is not None and b.element.find(".//{*}t") is not None
+        b
+        for b in snapshot.blocks[len(snapshot.blocks) // 2 :]
+        if b.normalized
+        and not b.structural_boundaries
+        and not b.has_field_chars
+        and b.element is not None
+        and b.element.find(".//{*}t") is not None
     )
     t_element = target.element.find(".//{*}t")
 
@@ -146,7 +152,10 @@ def main(argv: list[str] | None = None) -> int:
     for path in files:
         out = subprocess.run(
             [sys.executable, __file__, "--child", str(path), "--runs", str(args.runs)],
-            check=True, capture_output=True, text=True, cwd=ROOT,
+            check=True,
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
         )
         rows.append(json.loads(out.stdout))
     header = (

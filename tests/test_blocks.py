@@ -217,6 +217,9 @@ def test_fast_path_reads_plain_paragraphs_exactly_like_the_full_walker(public_co
                 continue
             full = paragraph_text(para)
             assert (fast.text, fast.mark_deleted, fast.mark_inserted) == (
-                full.text, full.mark_deleted, full.mark_inserted), (path.name, full.text[:60])
+                full.text,
+                full.mark_deleted,
+                full.mark_inserted,
+            ), (path.name, full.text[:60])
             compared += 1
     assert compared > 15_000  # 17,535 plain paragraphs in the corpus

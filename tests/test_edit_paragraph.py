@@ -1191,8 +1191,17 @@ def test_inserted_text_that_spells_a_note_reference_is_refused():
         assert [i["code"] for i in result["issues"]] == ["protectedReference"], result
     assert reviewer.to_bytes() == before
     ok = reviewer.apply_operations(
-        {"version": 1, "mode": "tracked-changes", "operations": [
-            {"id": "d", "type": "insertAfterBlock", "blockId": "00000001", "text": "A [bracketed] note, not a marker."}
-        ]}
+        {
+            "version": 1,
+            "mode": "tracked-changes",
+            "operations": [
+                {
+                    "id": "d",
+                    "type": "insertAfterBlock",
+                    "blockId": "00000001",
+                    "text": "A [bracketed] note, not a marker.",
+                }
+            ],
+        }
     )
     assert ok["status"] == "committed" and ok["applied"]

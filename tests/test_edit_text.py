@@ -337,9 +337,18 @@ def test_libreoffice_sees_the_intended_redline_on_the_sample_contract(tmp_path: 
 
 def test_an_edits_comment_is_anchored_on_the_changed_words():
     reviewer = reviewer_with(p(CLAUSE, para_id="00000001"))
-    result = reviewer.apply_operations(batch(
-        {"id": "a", "type": "replaceInBlock", "blockId": "00000001", "find": "30 days", "replace": "60 days",
-         "comment": {"text": "Market standard is 60 days."}}))
+    result = reviewer.apply_operations(
+        batch(
+            {
+                "id": "a",
+                "type": "replaceInBlock",
+                "blockId": "00000001",
+                "find": "30 days",
+                "replace": "60 days",
+                "comment": {"text": "Market standard is 60 days."},
+            }
+        )
+    )
     (applied,) = result["applied"]
     assert result["receipts"][0]["affected"][-1] == {"type": "comment", "commentId": applied["commentId"]}
     (comment,) = reread(reviewer).comments()
@@ -348,10 +357,9 @@ def test_an_edits_comment_is_anchored_on_the_changed_words():
     assert comment["blockId"] == "00000001"
 
 
-
 def test_format_range_that_changes_nothing_is_a_noop():
     """Bold on text already bold writes no empty formatting change (contract §6 noopOperation)."""
-    run = '<w:r><w:rPr><w:b/></w:rPr><w:t>Already bold text</w:t></w:r>'
+    run = "<w:r><w:rPr><w:b/></w:rPr><w:t>Already bold text</w:t></w:r>"
     reviewer = reviewer_with(f'<w:p w14:paraId="00000001">{run}</w:p>')
     before = reviewer.to_bytes()
     match = reviewer.find_text("Already")["matches"][0]

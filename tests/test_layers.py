@@ -22,8 +22,16 @@ PACKAGE = REPO_ROOT / "reviewer_app"
 
 #: Per layer, module prefixes its files may not import.
 FORBIDDEN = {
-    "docx": ("reviewer_app.agent", "reviewer_app.ui", "reviewer_app.app", "reviewer_app.cli",
-             "PySide6", "shiboken6", "qasync", "anthropic"),
+    "docx": (
+        "reviewer_app.agent",
+        "reviewer_app.ui",
+        "reviewer_app.app",
+        "reviewer_app.cli",
+        "PySide6",
+        "shiboken6",
+        "qasync",
+        "anthropic",
+    ),
     "agent": ("reviewer_app.ui", "reviewer_app.app", "PySide6", "shiboken6", "qasync"),
 }
 
