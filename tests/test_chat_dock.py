@@ -94,7 +94,9 @@ def test_apply_two_discard_one(loop: Any, make_dock: Any, server: FakeAnthropic,
     assert controller.undo_stack.count() == 2  # discarding changes nothing in the document
     texts = [b.text for b in controller.snapshot().content_blocks()]
     assert not any("Change Control Procedure" in text for text in texts)
-    assert batch.heading.text() == "3 edits" and not batch.apply_all.isVisibleTo(batch)
+    # the two applied proposals are tracked changes now, waiting for Accept or Reject
+    assert batch.heading.text() == "2 tracked changes to accept or reject"
+    assert not batch.apply_all.isVisibleTo(batch) and batch.accept_all.isVisibleTo(batch)
 
 
 def test_apply_all_is_one_undo_step_and_show_names_the_block(
@@ -111,6 +113,38 @@ def test_apply_all_is_one_undo_step_and_show_names_the_block(
     qtbot.mouseClick(batch.apply_all, Qt.MouseButton.LeftButton)
     assert [c.status.text() for c in batch.cards.values()] == ["Applied"] * 3
     assert dock.chat.controller.undo_stack.count() == 1
+
+
+def test_an_applied_proposal_can_be_accepted_or_rejected_and_follows_undo(
+    loop: Any, make_dock: Any, server: FakeAnthropic, qtbot: Any
+) -> None:
+    """After Apply, a Review card holds the tracked changes it became: Accept/Reject act on them, and
+    when they leave the document some other way (undo), the card says so instead of "Applied"."""
+    server.add(*three_edits_turn())
+    dock = make_dock()
+    loop.run_until_complete(dock.send("Tighten the definitions."))
+    controller = dock.chat.controller
+    (batch,) = dock.conversation.batches()
+    law, business, _inserted = batch.cards.values()
+    qtbot.mouseClick(law.apply_button, Qt.MouseButton.LeftButton)
+    assert law.status.text() == "Applied" and law.accept_button.isVisibleTo(law)
+    agent_changes = {c["id"] for c in controller.reviewer.changes() if c["author"] == controller.agent_author}
+    assert agent_changes and set(law.card.revision_ids) == agent_changes
+
+    controller.undo_stack.undo()
+    qtbot.waitUntil(lambda: law.status.text() == "Resolved in the document", timeout=2000)
+    assert not law.accept_button.isVisibleTo(law)
+    controller.undo_stack.redo()
+    qtbot.waitUntil(lambda: law.status.text() == "Applied", timeout=2000)
+
+    qtbot.mouseClick(law.reject_button, Qt.MouseButton.LeftButton)
+    assert law.status.text() == "Rejected"
+    assert _block_text(dock, LAW) == dict(_original_texts())[LAW]
+    qtbot.mouseClick(business.apply_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(business.accept_button, Qt.MouseButton.LeftButton)
+    assert business.status.text() == "Accepted"
+    assert "a day other than a Saturday or Sunday" in _block_text(dock, BUSINESS_DAY)
+    assert not [c for c in controller.reviewer.changes() if c["author"] == controller.agent_author]
 
 
 def test_direct_mode_card_rejects_the_change_it_made(

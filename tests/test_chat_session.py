@@ -182,6 +182,24 @@ def test_reopening_the_document_restores_the_conversation_and_cards(
     assert sum(c["blockId"] == LAW for c in again.chat.controller.reviewer.changes()) == 2
 
 
+def test_reopening_after_closing_without_saving_does_not_claim_the_edit_is_there(
+    loop: Any, make_dock: Any, server: FakeAnthropic, qtbot: Any
+) -> None:
+    """The conversation is saved per turn, the document only when the person saves: a proposal
+    applied and then thrown away with the unsaved document must not come back as "Applied"."""
+    server.add(*three_edits_turn())
+    first = make_dock()
+    loop.run_until_complete(first.send("Tighten the definitions in clause 1.1."))
+    law = next(iter(first.conversation.batches()[0].cards.values()))
+    qtbot.mouseClick(law.apply_button, Qt.MouseButton.LeftButton)
+    assert law.status.text() == "Applied"  # ... and the window closes without saving
+
+    again = make_dock()
+    cards = list(again.conversation.batches()[0].cards.values())
+    assert [c.status.text() for c in cards] == ["Resolved in the document", "Proposed", "Proposed"]
+    assert not cards[0].accept_button.isVisibleTo(cards[0])
+
+
 def test_reopening_in_direct_mode_keeps_accept_and_reject(
     loop: Any, make_dock: Any, server: FakeAnthropic, qtbot: Any
 ) -> None:

@@ -307,6 +307,8 @@ class ReviewQueueBridge(ReviewerReads):
                     "id": entry["id"],
                     "status": "applied",
                     "receipt": receipts.get(entry["id"]),
+                    # the tracked changes it became, so the person can accept or reject them later
+                    "revisionIds": [str(i) for i in entry.get("revisionIds") or []],
                 }
             for issue in result["issues"]:
                 code = issue["code"]

@@ -25,8 +25,10 @@ CARD_STATUS = "card_status"
 #: statuses a person can still act on
 #: longest replaced text kept for a card's redline (a longer one shows the new text alone)
 OLD_TEXT_LIMIT = 10_000
-#: Direct-mode statuses that follow the document (whether the card's changes are still pending)
+#: statuses that follow the document (whether the card's tracked changes are still pending)
 SETTLED_BY_DOCUMENT = frozenset(("applied", "accepted", "declined", "resolved"))
+#: what a person decided on a card that stays its status once its changes are gone
+FINAL_DECISIONS = frozenset(("accepted", "declined"))
 
 
 @dataclass
@@ -64,8 +66,8 @@ class CardState:
 
     @property
     def can_decide(self) -> bool:
-        """Direct mode: the tracked changes it made are still pending (accept or reject them)."""
-        return self.mode == "direct" and self.status == "applied" and bool(self.revision_ids)
+        """The tracked changes it made (Direct mode, or an applied proposal) are still pending."""
+        return self.status == "applied" and bool(self.revision_ids)
 
 
 def _mode_of(batch_mode: Any) -> str:
@@ -191,19 +193,22 @@ def outcome_entry(card: CardState) -> dict[str, Any]:
     data: dict[str, Any] = {"card": card.key, "status": card.status}
     if card.reason:
         data["reason"] = card.reason
+    if card.mode == "review" and card.revision_ids:
+        data["revisionIds"] = list(card.revision_ids)  # an applied proposal's changes
     return data
 
 
 def settle(card: CardState, pending_changes: set[str]) -> bool:
-    """Bring a Direct-mode card in line with the document; True when its status changed.
+    """Bring a card whose edit landed in line with the document; True when its status changed.
 
     Its changes still pending: ``applied`` (Accept and Reject work). All gone: what the person
-    decided on this card, or ``resolved`` when they decided elsewhere (the redline panel).
+    decided on this card, or ``resolved`` when they went some other way (the redline panel, an
+    undo, closing without saving).
     """
-    if card.mode != "direct" or not card.revision_ids or card.status not in SETTLED_BY_DOCUMENT:
+    if not card.revision_ids or card.status not in SETTLED_BY_DOCUMENT:
         return False
     pending = any(i in pending_changes for i in card.revision_ids)
-    status = "applied" if pending else (card.outcome or "resolved")
+    status = "applied" if pending else (card.outcome if card.outcome in FINAL_DECISIONS else "resolved")
     if status == card.status:
         return False
     card.status = status
@@ -219,6 +224,8 @@ def restore_status(
     """The status of a rebuilt card: the queue and the document win over what was logged."""
     if outcome is not None:
         card.outcome = str(outcome.get("status"))
+        if outcome.get("revisionIds"):
+            card.revision_ids = [str(i) for i in outcome["revisionIds"]]
     if card.mode == "review" and card.status == "queued":
         proposal = queue.get(card.proposal_id or "")
         if proposal is not None:
@@ -230,5 +237,4 @@ def restore_status(
             card.status, card.reason = card.outcome or "missing", outcome.get("reason")
         else:
             card.status = "missing"
-        return
     settle(card, pending_changes)

@@ -333,6 +333,7 @@ class ChatController(QObject):
         for card in cards:
             outcome = by_id.get(card.proposal_id or "", {"status": "missing"})
             card.status = str(outcome["status"])
+            card.revision_ids = [str(i) for i in outcome.get("revisionIds") or []]
             card.reason = outcome.get("reason") or (
                 describe.stale_reason() if card.status == "stale" else None
             )
@@ -389,11 +390,11 @@ class ChatController(QObject):
 
     # ------------------------------------------------------------------ the document moved on
     def _document_changed(self, _touched: object) -> None:
-        if any(c.mode == "direct" and c.revision_ids for c in self.cards.values()):
+        if any(c.revision_ids for c in self.cards.values()):
             self._settle_timer.start()  # coalesce a burst of changes into one look at the document
 
     def _settle_cards(self) -> None:
-        """Direct-mode cards follow their changes (accepted or rejected elsewhere, undone, redone)."""
+        """Cards whose edit landed follow their changes (accepted or rejected elsewhere, undone, redone)."""
         reviewer = self.controller.reviewer
         if reviewer is None:
             return
