@@ -8,6 +8,7 @@ nothing waits for a click.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -368,3 +369,38 @@ def test_the_app_opens_a_copy_of_the_sample_never_the_bundled_file(tmp_path: Pat
     assert opened.is_relative_to(Path(os.environ["XDG_DATA_HOME"]))
     opened.write_bytes(b"the person's own work")
     assert Path(default_document()).read_bytes() == b"the person's own work"  # kept, not overwritten
+
+
+def test_export_redline_pdf_writes_the_pages_as_shown(
+    window: MainWindow, tmp_path: Path, monkeypatch
+) -> None:
+    assert window.open_path(need(SAMPLE))
+    window.actions.markup_none.trigger()  # No Markup: the PDF reads as if every change were accepted
+    target = tmp_path / "redline.pdf"
+    asked: list[str] = []
+
+    def ask(title: str, suggestion: str, file_filter: str = "") -> str:
+        asked.append(suggestion)
+        return str(target)
+
+    monkeypatch.setattr(window.files, "ask_save_path", ask)
+    window.actions.export_pdf.trigger()
+    data = target.read_bytes()
+    assert data.startswith(b"%PDF")
+    window.page_view.finish_layout()
+    assert len(re.findall(rb"/Type\s*/Page(?!s)", data)) == window.page_view.page_count()
+    assert asked and asked[0].endswith("sample-msa (redline).pdf")
+
+
+def test_settings_reach_the_document_and_the_agent(window: MainWindow, tmp_path: Path) -> None:
+    """A new name in Settings authors the next edit; a local server URL reaches the chat."""
+    path = copy_of(need(SAMPLE), tmp_path)
+    assert window.open_path(path)
+    window.services.settings.update(
+        user_name="Jordan Reyes", provider="local", base_url="http://127.0.0.1:11434"
+    )
+    assert window.controller.author == "Jordan Reyes"
+    assert window.chat.chat.settings.base_url == "http://127.0.0.1:11434"
+    block = next(b for b in window.snapshot.content_blocks() if "shall not affect" in b.text)
+    window.drafting.delete(block.id)
+    assert {c["author"] for c in window.reviewer.changes() if c["type"] == "deletion"} >= {"Jordan Reyes"}
