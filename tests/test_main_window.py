@@ -404,3 +404,18 @@ def test_settings_reach_the_document_and_the_agent(window: MainWindow, tmp_path:
     block = next(b for b in window.snapshot.content_blocks() if "shall not affect" in b.text)
     window.drafting.delete(block.id)
     assert {c["author"] for c in window.reviewer.changes() if c["type"] == "deletion"} >= {"Jordan Reyes"}
+
+
+def test_accept_change_walks_the_document_one_change_at_a_time(window: MainWindow, tmp_path: Path) -> None:
+    """With nothing selected, Accept Change first shows the next change; then each press decides
+    the selected one and moves on to the following one."""
+    assert window.open_path(copy_of(need(SAMPLE), tmp_path))
+    first, second = window.reviewer.changes()[:2]
+    window.actions.accept_change.trigger()
+    assert window.docks.redline.selected_ids() == [first["id"]] and len(window.reviewer.changes()) == 14
+    window.actions.accept_change.trigger()
+    assert len(window.reviewer.changes()) == 13 and window.docks.redline.selected_ids() == [second["id"]]
+    window.actions.reject_change.trigger()
+    assert [c["id"] for c in window.reviewer.changes()][:1] != [second["id"]] and len(
+        window.reviewer.changes()
+    ) == 12

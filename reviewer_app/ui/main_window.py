@@ -277,10 +277,13 @@ class MainWindow(QMainWindow):
                 self.show_error(self.tr("Cannot delete paragraph"), why)
 
     def _resolve_current(self, accept: bool) -> None:
-        """Accept or reject the change selected in the redline panel (or clicked on the page)."""
+        """Accept or reject the change selected in the redline panel (or clicked on the page); the
+        panel then selects the following change, so a lawyer can work down the document."""
         panel = self.docks.redline
         if not panel.selected_ids():
+            # as Word does: with no change selected, the first press shows the next one, the next decides it
             panel.next_change()
+            return
         if accept:
             panel.accept_selected()
         else:
