@@ -250,3 +250,13 @@ def test_reply_and_resolution_persist_after_save_and_reopen(qtbot, controller, t
     assert _thread(reopened, "1005")["resolved"] is True
     assert again.thread_widget("1005").resolved
     assert len(again.thread_widget("1007").findChildren(QFrame, "commentReply")) == 2
+
+
+def test_delete_removes_the_thread_with_its_replies_and_undo_brings_it_back(qtbot, controller) -> None:
+    panel = _panel(qtbot, controller)
+    thread = panel.thread_widget("1007")
+    qtbot.mouseClick(thread.delete_button, Qt.MouseButton.LeftButton)
+    assert "1007" not in panel.thread_ids() and panel.thread_widget("1008") is None
+    assert "1007" not in {c["id"] for c in controller.reviewer.comments()}
+    controller.undo_stack.undo()
+    assert "1007" in panel.thread_ids() and panel.thread_widget("1008") is panel.thread_widget("1007")

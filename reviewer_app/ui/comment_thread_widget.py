@@ -173,6 +173,8 @@ class CommentThreadWidget(QFrame):
     reply_submitted = Signal(str, str)
     #: (thread id, resolved): the person resolved or reopened the thread
     resolve_requested = Signal(str, bool)
+    #: the person deleted the thread (its replies go with it, as in Word)
+    delete_requested = Signal(str)
 
     def __init__(self, thread_id: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -187,7 +189,9 @@ class CommentThreadWidget(QFrame):
         self._content = QWidget(self)
         self.reply_button = QPushButton(self.tr("Reply"), self)
         self.resolve_button = QPushButton(self)
-        for button in (self.reply_button, self.resolve_button):
+        self.delete_button = QPushButton(self.tr("Delete"), self)
+        self.delete_button.setToolTip(self.tr("Delete this comment and its replies (Undo brings them back)"))
+        for button in (self.reply_button, self.resolve_button, self.delete_button):
             button.setFlat(True)
             button.setCursor(Qt.CursorShape.PointingHandCursor)
         self.composer = CommentComposer(self.tr("Reply…"), self.tr("Send"), self)
@@ -197,6 +201,7 @@ class CommentThreadWidget(QFrame):
         actions.addWidget(self.reply_button)
         actions.addWidget(self.resolve_button)
         actions.addStretch(1)
+        actions.addWidget(self.delete_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 8, 10, 4)
         layout.setSpacing(4)
@@ -207,6 +212,7 @@ class CommentThreadWidget(QFrame):
         self.resolve_button.clicked.connect(
             lambda: self.resolve_requested.emit(self.thread_id, not self.resolved)
         )
+        self.delete_button.clicked.connect(lambda: self.delete_requested.emit(self.thread_id))
         self.composer.submitted.connect(lambda text: self.reply_submitted.emit(self.thread_id, text))
         self.composer.cancelled.connect(self.close_reply)
 

@@ -291,6 +291,7 @@ class CommentsPanel(QWidget):
         widget.activated.connect(self._thread_activated)
         widget.reply_submitted.connect(self._send_reply)
         widget.resolve_requested.connect(self._resolve)
+        widget.delete_requested.connect(self.controller.delete_comment)
         self._threads[thread_id] = widget
         return widget
 

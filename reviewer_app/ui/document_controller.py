@@ -26,6 +26,7 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from ..agent.bridge import ReviewerBridge, create_reviewer_bridge
 from ..agent.review_queue import ReviewQueueBridge, create_review_queue_bridge
+from ..docx.comment_removal import delete_comment
 from ..docx.journal import UndoEntry
 from ..docx.reviewer import DocxReviewer
 from ..docx.snapshot import Snapshot
@@ -324,6 +325,13 @@ class DocumentController(QObject):
         label = self.tr("Resolve comment") if resolved else self.tr("Reopen comment")
         return self.perform(
             label, lambda _r: bridge.resolve_comment(comment_id, resolved), self._comment_blocks(comment_id)
+        )
+
+    def delete_comment(self, comment_id: str) -> list[str]:
+        """Delete a comment (a thread's first comment takes its replies along) as one undo step."""
+        blocks = self._comment_blocks(comment_id)
+        return self.perform(
+            self.tr("Delete comment"), lambda r: delete_comment(r.document, comment_id), blocks
         )
 
     def _comment_blocks(self, comment_id: str) -> list[str]:
