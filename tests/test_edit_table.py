@@ -947,3 +947,33 @@ def test_changed_documents_stay_schema_valid(tmp_path):
 
 def test_table_namespaces_constant_matches_factory():
     assert "w14" in NAMESPACES
+
+
+def test_tables_and_paragraphs_inserted_after_one_anchor_keep_the_batch_order():
+    """Several insertions after the same block in one batch read in operation order, tables too."""
+    from reviewer_app.docx import DocxReviewer
+    from tests.docx_factory import make_docx, p
+
+    reviewer = DocxReviewer.from_bytes(
+        make_docx(p("Anchor.", para_id="00000001") + p("Next.", para_id="00000002"))
+    )
+    result = reviewer.apply_operations(
+        {
+            "version": 1,
+            "mode": "tracked-changes",
+            "operations": [
+                {"id": "a", "type": "insertAfterBlock", "blockId": "00000001", "text": "First new."},
+                {"id": "t", "type": "insertTable", "blockId": "00000001", "rows": [["T"]]},
+                {"id": "b", "type": "insertAfterBlock", "blockId": "00000001", "text": "Second new."},
+                {"id": "u", "type": "insertTable", "blockId": "00000001", "rows": [["U"]]},
+                {"id": "v", "type": "insertTable", "blockId": "00000001", "rows": [["V"]]},
+            ],
+        }
+    )
+    assert result["status"] == "committed" and not result["issues"]
+    texts = [b.text for b in reviewer.snapshot().content_blocks()]
+    assert texts == ["Anchor.", "First new.", "T", "Second new.", "U", "V", "Next."]
+    tags = [el.tag.rsplit("}", 1)[1] for el in reviewer.document.body if not el.tag.endswith("sectPr")]
+    assert tags == ["p", "p", "tbl", "p", "tbl", "p", "tbl", "p"]  # an empty paragraph keeps U and V apart
+    reviewer.reject_all()
+    assert [b.text for b in reviewer.snapshot().content_blocks()] == ["Anchor.", "Next."]

@@ -12,6 +12,7 @@ from lxml import etree
 from ..blocks import Block
 from ..xmlutil import W, is_on
 from .context import EditContext
+from .paragraph_batch import batch_state
 from .table_grid import int_value, outermost_table
 from .table_markup import Look, declare_w14, new_paragraph
 
@@ -119,7 +120,11 @@ def place_table(ctx: EditContext, block: Block, tbl: etree._Element, position: s
     if position == "before":
         anchor.addprevious(tbl)
     else:
-        anchor.addnext(tbl)
+        # after what this batch already inserted after the same anchor: operations land in order
+        state = batch_state(ctx)
+        tail = state.after_tail.get(anchor)
+        (tail if tail is not None and tail.getparent() is not None else anchor).addnext(tbl)
+        state.after_tail[anchor] = tbl
     ctx.created(tbl)
     if edge_block(tbl.getprevious(), forward=False) == _TBL:
         separate(ctx, tbl, before=True)
