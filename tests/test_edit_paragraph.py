@@ -1205,3 +1205,45 @@ def test_inserted_text_that_spells_a_note_reference_is_refused():
         }
     )
     assert ok["status"] == "committed" and ok["applied"]
+
+
+def test_deleting_a_paragraph_with_a_text_box_deletes_the_box_as_one_object():
+    """The box's own paragraphs are not inside our w:del: their text must stay w:t (ooxml-rules §5.3),
+    and rejecting the deletion gives the file back as it was."""
+    from lxml import etree
+
+    from reviewer_app.docx import DocxReviewer
+    from tests.docx_factory import make_docx, p
+
+    box = "<w:txbxContent><w:p><w:r><w:t>Box text</w:t></w:r></w:p></w:txbxContent>"
+    drawing = (
+        '<w:r><mc:AlternateContent><mc:Choice Requires="wps"><w:drawing>'
+        f"{box}</w:drawing></mc:Choice><mc:Fallback><w:pict>{box}</w:pict></mc:Fallback>"
+        "</mc:AlternateContent></w:r>"
+    )
+    body = (
+        '<w:p w14:paraId="00000001"><w:r><w:t xml:space="preserve">Anchor </w:t></w:r>'
+        + drawing
+        + "</w:p>"
+        + p("Next.", para_id="00000002")
+    )
+    reviewer = DocxReviewer.from_bytes(make_docx(body))
+    original = [b.text for b in reviewer.snapshot().content_blocks()]
+    result = reviewer.apply_operations(
+        {
+            "version": 1,
+            "mode": "tracked-changes",
+            "operations": [{"id": "d", "type": "deleteBlock", "blockId": "00000001"}],
+        }
+    )
+    assert result["status"] == "committed" and not result["issues"]
+    w = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+    boxes = list(reviewer.document.body.iter(w + "txbxContent"))
+    assert len(boxes) == 2
+    for tb in boxes:
+        assert [t.text for t in tb.iter(w + "t")] == ["Box text"] and not list(tb.iter(w + "delText"))
+    drawing_run = boxes[0].xpath("ancestor::w:r[1]", namespaces={"w": w[1:-1]})[0]
+    assert drawing_run.getparent().tag == w + "del"  # the box goes as one object
+    reviewer.reject_all()
+    assert [b.text for b in reviewer.snapshot().content_blocks()] == original
+    assert etree.tostring(boxes[0]).count(b"Box text") == 1

@@ -19,6 +19,7 @@ from ..xmlutil import XML_SPACE, W
 from .skips import Skip
 from .stamp import Stamper
 
+_TEXT_BOX = W + "txbxContent"
 _R, _T, _RPR, _PPR = W + "r", W + "t", W + "rPr", W + "pPr"
 _INS, _DEL, _MOVE_TO, _MOVE_FROM = W + "ins", W + "del", W + "moveTo", W + "moveFrom"
 _REVISION_WRAPPERS = frozenset((_INS, _DEL, _MOVE_TO, _MOVE_FROM))
@@ -111,9 +112,26 @@ def _revision_ancestor(run: etree._Element, p: etree._Element) -> etree._Element
 
 
 def to_deleted_text(run: etree._Element) -> None:
-    """Rename ``w:t``/``w:instrText`` to their deleted forms (§5.3)."""
+    """Rename ``w:t``/``w:instrText`` to their deleted forms (§5.3).
+
+    Text inside a text box the run holds is left alone: the box's paragraphs are a story of their
+    own, not inside our ``w:del``; deleting the run deletes the box as one object, as Word does.
+    """
+    boxed = run.find(".//" + _TEXT_BOX) is not None
     for el in run.iter(W + "t", W + "instrText"):
+        if boxed and _in_text_box(el, run):
+            continue
         el.tag = W + "delText" if el.tag == _T else W + "delInstrText"
+
+
+def _in_text_box(el: etree._Element, run: etree._Element) -> bool:
+    """Whether ``el`` sits in a text box inside ``run`` (not merely in a box that holds ``run``)."""
+    for ancestor in el.iterancestors():
+        if ancestor is run:
+            return False
+        if ancestor.tag == _TEXT_BOX:
+            return True
+    return False
 
 
 def delete_runs(runs: list[etree._Element], p: etree._Element, stamper: Stamper, tracked: bool) -> None:

@@ -13,6 +13,7 @@ from lxml import etree
 
 from ..xmlutil import W
 
+_TEXT_BOX = W + "txbxContent"
 _T, _INSTR = W + "t", W + "instrText"
 _DELETED = (W + "del", W + "moveFrom")
 _INSERTED = (W + "ins", W + "moveTo")
@@ -52,10 +53,11 @@ def check(elements: Iterable[etree._Element]) -> None:
         if root.getparent() is None and root.tag in _CONTENT:
             continue  # content the operation removed (direct mode): no longer in the document
         for el in root.iter(_T, _INSTR):
-            if any(a.tag in _DELETED for a in el.iterancestors(*_DELETED, *_INSERTED)):
-                nearest = next(el.iterancestors(*_DELETED, *_INSERTED))
-                if nearest.tag in _DELETED:
-                    raise InvalidResult(f"{_path(el)}: live text inside a deletion")
+            # the nearest revision wrapper decides, within the text's own story: a text box's
+            # paragraphs are a story of their own, whatever wraps the run that holds the box
+            nearest = next(el.iterancestors(*_DELETED, *_INSERTED, _TEXT_BOX), None)
+            if nearest is not None and nearest.tag in _DELETED:
+                raise InvalidResult(f"{_path(el)}: live text inside a deletion")
             if el.tag == _T and el.text and "\n" in el.text:
                 raise InvalidResult(f"{_path(el)}: a line break inside w:t")
         for wrapper in root.iter(*_MARK_REVISIONS):
