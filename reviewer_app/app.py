@@ -139,4 +139,5 @@ def main(path: str | os.PathLike[str] | None = None, quit_after_ms: int | None =
         QTimer.singleShot(max(quit_after_ms, 0), lambda: _quit_everything(app))
     with loop:
         loop.run_until_complete(closing.wait())
+        loop.run_until_complete(asyncio.sleep(0.05))  # let the chat close its HTTP client
     return 0

@@ -412,7 +412,7 @@ class MainWindow(QMainWindow):
         if not self.files.maybe_save():
             event.ignore()
             return
-        self.chat.stop()
+        self.chat.chat.shutdown()
         self._save_window_state()
         self.services.close()
         event.accept()

@@ -229,6 +229,12 @@ class ChatController(QObject):
         self.busy_changed.emit(True)
         return task
 
+    def shutdown(self) -> None:
+        """The window closes: stop the turn and close the session's HTTP client on the loop."""
+        self.stop()
+        session, self.session = self.session, None
+        self._retire(session)
+
     def stop(self) -> bool:
         """Cancel the running turn (what already ran stays); False when none runs."""
         if self._task is None or self._task.done():
