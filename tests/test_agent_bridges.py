@@ -174,6 +174,8 @@ def test_applied_proposal_becomes_a_tracked_change():
     outcome = bridge.apply_proposal("pay-60")
     assert outcome["status"] == "applied" and outcome["receipt"]["operationId"] == "pay-60"
     assert {c["type"] for c in ok(bridge, "read_changes")} == {"insertion", "deletion"}
+    # the tracked changes it became, so the person can accept or reject exactly those later
+    assert set(outcome["revisionIds"]) == {c["id"] for c in bridge.reviewer.changes()}
     assert "Payment is due within 60 days of invoice." in _texts(bridge)
     assert bridge.proposals() == []
     assert bridge.apply_proposal("pay-60") == {"id": "pay-60", "status": "missing"}

@@ -308,7 +308,11 @@ class ReviewQueueBridge(ReviewerReads):
                     "status": "applied",
                     "receipt": receipts.get(entry["id"]),
                     # the tracked changes it became, so the person can accept or reject them later
-                    "revisionIds": [str(i) for i in entry.get("revisionIds") or []],
+                    "revisionIds": [
+                        str(i)
+                        for i in entry.get("revisionIds")
+                        or ([entry["revisionId"]] if entry.get("revisionId") else [])
+                    ],
                 }
             for issue in result["issues"]:
                 code = issue["code"]
