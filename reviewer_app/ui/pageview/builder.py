@@ -59,7 +59,8 @@ __all__ = [
 _DELETED = frozenset((W + "del", W + "moveFrom"))
 _INSERTED = frozenset((W + "ins", W + "moveTo"))
 _SUFFIX = {"tab": "\t", "space": " "}
-_ALT_CHUNK, _TR, _FOOTNOTE_REF = W + "altChunk", W + "tr", W + "footnoteReference"
+_ALT_CHUNK, _TR = W + "altChunk", W + "tr"
+_FOOTNOTE_REF, _ENDNOTE_REF = W + "footnoteReference", W + "endnoteReference"
 _BULLET_FONTS = frozenset(("symbol", "wingdings", "wingdings 2", "wingdings 3", "webdings"))
 
 
@@ -71,6 +72,8 @@ class StoryBuilder:
         self.doc_index = doc_index
         self.state = StoryState()
         self.records: list[RenderedBlock] = []
+        #: endnote id -> number shown, in the order the story first cites them (the end lists them so)
+        self.endnote_refs: dict[str, str] = {}
         #: a page break closed the last paragraph: the next block starts a new page
         self.pending_break = False
         #: cell formats shared by equal cells, and the table-wide keys they are filed under
@@ -286,6 +289,8 @@ class StoryBuilder:
                 record.spans.append((start - record.start, len(seg.text), seg.clean))
                 if seg.element is not None and seg.element.tag == _FOOTNOTE_REF:
                     record.notes.append((start - record.start, seg.element.get(W + "id") or "", seg.text))
+                elif seg.element is not None and seg.element.tag == _ENDNOTE_REF:
+                    self.endnote_refs.setdefault(seg.element.get(W + "id") or "", seg.text)
                 if commented:
                     offset = start - record.start
                     record.commented.append((offset, offset + len(seg.text), seg.comments))

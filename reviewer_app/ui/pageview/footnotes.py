@@ -32,7 +32,7 @@ if TYPE_CHECKING:  # pragma: no cover
 #: Height of the band holding the rule above a page's notes (LU; a 10 pt line, about Word's).
 SEPARATOR_LU = 200.0
 #: Word's separator: a two-inch rule at the left of the text column.
-_SEPARATOR_LENGTH = 1440.0
+SEPARATOR_LENGTH = 1440.0
 _RULE = QColor("#000000")
 
 
@@ -172,14 +172,9 @@ def paint_foot(painter: QPainter, foot: PageFoot, left: float, base: float, widt
     if not foot.pieces:
         return
     y = base - foot.height
-    pen = QPen(_RULE)
-    pen.setWidthF(5.0)
-    painter.save()
-    painter.setPen(pen)
-    rule = width if foot.continued else min(_SEPARATOR_LENGTH, width)
-    middle = y + SEPARATOR_LU / 2
-    painter.drawLine(QPointF(left, middle), QPointF(left + rule, middle))
-    painter.restore()
+    paint_separator(
+        painter, left, y + SEPARATOR_LU / 2, width if foot.continued else min(SEPARATOR_LENGTH, width)
+    )
     y += SEPARATOR_LU
     for piece in foot.pieces:
         painter.save()
@@ -187,3 +182,13 @@ def paint_foot(painter: QPainter, foot: PageFoot, left: float, base: float, widt
         paint_document_band(painter, piece.document, piece.top, width, piece.height)
         painter.restore()
         y += piece.height
+
+
+def paint_separator(painter: QPainter, left: float, y: float, length: float) -> None:
+    """The rule Word draws above notes (footnotes at a page's foot, endnotes at the end)."""
+    pen = QPen(_RULE)
+    pen.setWidthF(5.0)
+    painter.save()
+    painter.setPen(pen)
+    painter.drawLine(QPointF(left, y), QPointF(left + length, y))
+    painter.restore()

@@ -28,6 +28,7 @@ from ...docx.reviewer import DocxReviewer
 from ...docx.snapshot import Snapshot
 from ...docx.xmlutil import W
 from .builder import BuildContext, Flow, RenderedBlock, StoryBuilder, split_table, story_items
+from .endnotes import Endnotes, endnote_format
 from .formatting import FormatResolver, ParaProps
 from .headers import HeaderFooters
 from .images import PageDocument
@@ -87,9 +88,11 @@ class PagedLayout(FlowSplitter):
             diagnostics,
         )
         self.builder = StoryBuilder(self.context)
+        self.builder.state.endnote_format = endnote_format(self.document)
         self.index = PageIndex(self)
         self.headers = HeaderFooters(self)
         self.notes = NoteRoom(self)
+        self.endnotes = Endnotes(self)
         self._items: list[Any] = []
         for item in story_items(self.document.body):
             self._items.extend(split_table(item, self.mode) if item.tag == _TBL else [item])
@@ -181,6 +184,8 @@ class PagedLayout(FlowSplitter):
                 self._section_pending = True
             if time.perf_counter() > deadline:
                 break
+        if current is not None and self._next >= len(items) and self.builder.endnote_refs:
+            self.endnotes.write(current, len(self.docs) - 1, self._flow, self.builder.endnote_refs)
         written = time.perf_counter()
         if current is not None:
             current.cursor.endEditBlock()

@@ -7,12 +7,12 @@ block is re-rendered in place, the index is rebuilt on the next read.
 
 Text is the agent's text: clean text as accepted, of what is laid out on the page. List labels,
 deleted text and pictures are not part of it; a note reference reads ``[^N]``; a line break
-reads ``\\n``. Footnote text, laid out at the foot of its page, is not page text: it is the
-note's own story, and page text stays the body's, so that the pages add up to the document's
-text. Pieces of one paragraph on a page are joined as they are; paragraphs (and table
-cells) are separated by ``\\n``. A paragraph that runs over a page boundary is split at the line
-boundary, so joining every page's text gives every content block's text in order, up to
-whitespace.
+reads ``\\n``. Footnote text, laid out at the foot of its page, and endnote text, laid out
+after the body, is not page text: it is the note's own story, and page text stays the body's,
+so that the pages add up to the document's text. Pieces of one paragraph on a page are joined
+as they are; paragraphs (and table cells) are separated by ``\\n``. A paragraph that runs over
+a page boundary is split at the line boundary, so joining every page's text gives every
+content block's text in order, up to whitespace.
 """
 
 from __future__ import annotations

@@ -158,6 +158,7 @@ class PagePainter:
         section_doc = layout.docs[page.doc_index]
         paint_document_band(painter, section_doc.document, page.top, page.width, page.height)
         layout.notes.paint(painter, page)
+        layout.endnotes.paint(painter, page)
         self._header_footer(painter, page)
         records = page_records(layout, page)
         _paint_borders(painter, section_doc.document, records)

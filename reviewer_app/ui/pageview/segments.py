@@ -21,7 +21,7 @@ _R, _T, _BR, _SYM, _RPR = W + "r", W + "t", W + "br", W + "sym", W + "rPr"
 _FLD_CHAR, _INSTR, _FLD_SIMPLE = W + "fldChar", W + "instrText", W + "fldSimple"
 _VANISH, _SPEC_VANISH, _TYPE = W + "vanish", W + "specVanish", W + "type"
 _NOTE_REFS = (W + "footnoteReference", W + "endnoteReference")
-_NOTE_MARK = W + "footnoteRef"
+_NOTE_MARKS = (W + "footnoteRef", W + "endnoteRef")
 _OBJECTS = frozenset((W + "drawing", W + "pict", W + "object"))
 _ALTERNATE, _CHOICE, _FALLBACK = MC + "AlternateContent", MC + "Choice", MC + "Fallback"
 _RANGE_START, _RANGE_END, _COMMENT_REF = (
@@ -85,7 +85,7 @@ class Segment:
 class StoryState:
     """What runs on from paragraph to paragraph of one story: open fields and comment ranges."""
 
-    __slots__ = ("fields", "open_comments", "codes", "note_label")
+    __slots__ = ("fields", "open_comments", "codes", "note_label", "endnote_format")
 
     def __init__(self) -> None:
         self.fields = FieldState()
@@ -93,6 +93,8 @@ class StoryState:
         self.codes: list[list[str]] = []  # per open complex field: [instruction, emitted flag]
         #: in a footnote's own story: the number its ``w:footnoteRef`` mark shows
         self.note_label: str | None = None
+        #: how endnote references are numbered (``w:endnotePr/w:numFmt``; Word's default)
+        self.endnote_format = "lowerRoman"
 
 
 class ParagraphSegments(TextWalk):
@@ -118,7 +120,15 @@ class ParagraphSegments(TextWalk):
             return
         if kind == "note":
             self.segments.append(
-                Segment("note", _note_label(text), text, run, self.revision, self._comments, element)
+                Segment(
+                    "note",
+                    _note_label(text, self.state.endnote_format),
+                    text,
+                    run,
+                    self.revision,
+                    self._comments,
+                    element,
+                )
             )
             return
         shown = "\u2028" if text == "\n" else text
@@ -218,10 +228,10 @@ class ParagraphSegments(TextWalk):
     def run_other(self, child: etree._Element, run: etree._Element) -> None:
         """Drawings and objects become object segments (the layout places them).
 
-        A footnote's own number mark (``w:footnoteRef``) shows the reference's number; it is
+        A note's own number mark (``w:footnoteRef``, ``w:endnoteRef``) shows the reference's number; it is
         no clean text (the note story's text does not hold it either).
         """
-        if child.tag == _NOTE_MARK:
+        if child.tag in _NOTE_MARKS:
             if self.state.note_label is not None:
                 self.segments.append(Segment("note", self.state.note_label, "", run, None, self._comments))
         elif child.tag in _OBJECTS:
@@ -283,12 +293,12 @@ def _page_field_name(instruction: str) -> str | None:
     return None
 
 
-def _note_label(marker: str) -> str:
-    """``[^3]`` shows as 3; ``[^e2]`` as ii (Word numbers endnotes in lower-case Roman)."""
+def _note_label(marker: str, endnote_format: str) -> str:
+    """``[^3]`` shows as 3; ``[^e2]`` as ii in Word's default endnote format (lower-case Roman)."""
     inner = marker[2:-1]
     if inner.startswith("e"):
         try:
-            return format_number(int(inner[1:]), "lowerRoman")
+            return format_number(int(inner[1:]), endnote_format)
         except ValueError:
             return inner
     return inner
