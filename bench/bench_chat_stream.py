@@ -42,7 +42,7 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 from bench.bench_agent_loop import ToolClock  # noqa: E402
 from bench.bench_reads import ensure_synthetic  # noqa: E402
 from reviewer_app.ui.chat import ChatDock  # noqa: E402
-from reviewer_app.ui.chat.chat_controller import _client_library_ready  # noqa: E402
+from reviewer_app.ui.chat.sdk_loading import client_library_ready  # noqa: E402
 from reviewer_app.ui.document_controller import DocumentController  # noqa: E402
 from reviewer_app.ui.pageview import PageView  # noqa: E402
 from tests.fake_anthropic import (  # noqa: E402
@@ -165,7 +165,7 @@ def measure(path: Path, delay_s: float) -> dict[str, Any]:
         # question meanwhile. Its own stall (the worker holds the GIL in long C calls) is reported
         # apart: it happens once per process, whether or not a turn runs.
         with StallClock() as clock:
-            loop.run_until_complete(_client_library_ready())
+            loop.run_until_complete(client_library_ready())
         results["background_import_max_stall_ms"] = round(clock.stalls_ms()[-1], 1)
         for label in ("cold", "warm"):
             server.add(*turn_script(delay_s))

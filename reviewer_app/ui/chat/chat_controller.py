@@ -15,12 +15,8 @@ transcript (:mod:`.card_state`) so a reopened document shows the cards as they w
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import contextlib
-import importlib
 import logging
-import sys
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -40,6 +36,7 @@ from . import card_state, describe
 from .card_state import CardState
 from .chat_bridge import ChatBridge
 from .conversation_items import ToolLineData, conversation_items
+from .sdk_loading import client_library_ready, start_loading_client_library
 
 log = logging.getLogger(__name__)
 
@@ -148,7 +145,7 @@ class ChatController(QObject):
         if problem is not None:
             self.not_configured.emit(problem)
         else:
-            _import_client_library()
+            start_loading_client_library()
 
     def redraw(self) -> None:
         """Show the conversation again from its transcript (after a theme change, whose colours
@@ -246,7 +243,7 @@ class ChatController(QObject):
     async def _run_turn(self, session: AgentSession, text: str) -> None:
         stop_reason = "error"
         try:
-            await _client_library_ready()
+            await client_library_ready()
             async for event in session.send(text):
                 if isinstance(event, TurnDone):
                     stop_reason = event.stop_reason
@@ -408,95 +405,6 @@ class ChatController(QObject):
         for card in self.cards.values():
             if card_state.settle(card, pending):
                 self.card_changed.emit(card)
-
-
-_CLIENT_IMPORT: concurrent.futures.Future[None] | None = None
-
-
-def _import_client_library() -> concurrent.futures.Future[None]:
-    """Import ``anthropic`` on a worker thread now, not on Qt's thread at the first Send.
-
-    The import takes seconds on a busy machine; done inside the first turn it would freeze the
-    window. The first turn awaits the returned future (see :func:`_client_library_ready`) rather
-    than block on Python's import lock while the worker is still importing.
-    """
-    global _CLIENT_IMPORT
-    if _CLIENT_IMPORT is None:
-        future: concurrent.futures.Future[None] = concurrent.futures.Future()
-        _CLIENT_IMPORT = future
-
-        def run() -> None:
-            try:
-                importlib.import_module("anthropic")
-            except BaseException as error:  # the turn reports it when it creates its client
-                future.set_exception(error)
-            else:
-                _warm_stream_models()
-                future.set_result(None)
-
-        if "anthropic" in sys.modules:
-            future.set_result(None)
-        else:
-            threading.Thread(target=run, name="import-anthropic", daemon=True).start()
-    return _CLIENT_IMPORT
-
-
-#: one event of each kind a streamed turn receives, so their models are built before the first turn
-_WARM_EVENTS: tuple[dict[str, Any], ...] = (
-    {
-        "type": "message_start",
-        "message": {
-            "id": "warm",
-            "type": "message",
-            "role": "assistant",
-            "content": [],
-            "model": "warm",
-            "stop_reason": None,
-            "stop_sequence": None,
-            "usage": {"input_tokens": 0, "output_tokens": 0},
-        },
-    },
-    {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
-    {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "x"}},
-    {
-        "type": "content_block_start",
-        "index": 1,
-        "content_block": {"type": "tool_use", "id": "t", "name": "n", "input": {}},
-    },
-    {"type": "content_block_delta", "index": 1, "delta": {"type": "input_json_delta", "partial_json": "{}"}},
-    {"type": "content_block_stop", "index": 1},
-    {
-        "type": "message_delta",
-        "delta": {"stop_reason": "end_turn", "stop_sequence": None},
-        "usage": {"output_tokens": 1},
-    },
-    {"type": "message_stop"},
-)
-
-
-def _warm_stream_models() -> None:
-    """Pay the SDK's one-time costs on the worker thread: its first client (lazy imports, about
-    110 ms) and its event models (pydantic builds each on first use, about 65 ms), which would
-    otherwise stall the window during the first streamed turn. Best effort: the SDK's internals
-    may change, and then the first turn simply pays for it. The warm-up client opens no socket."""
-    try:
-        import anthropic
-        from anthropic._models import construct_type
-        from anthropic.types import RawMessageStreamEvent
-
-        _ = anthropic.AsyncAnthropic(api_key="warm-up", base_url="http://127.0.0.1:9").messages
-        for event in _WARM_EVENTS:
-            construct_type(type_=RawMessageStreamEvent, value=event)
-    except Exception:  # a warm-up must never fail the import
-        log.debug("could not warm the SDK's stream models", exc_info=True)
-
-
-async def _client_library_ready() -> None:
-    """Wait, without blocking the event loop, until ``anthropic`` is imported."""
-    future = _import_client_library()
-    if not future.done():
-        with contextlib.suppress(Exception):
-            await asyncio.wrap_future(future)
 
 
 def _event_loop() -> asyncio.AbstractEventLoop | None:
