@@ -6,13 +6,14 @@ the outline read after it, ``suggest_changes`` of three operations through the e
 controller's ``perform`` overhead (an act that changes nothing itself), accepting through the
 controller, and undo / redo (each with the snapshot read after it).
 
-    QT_QPA_PLATFORM=offscreen python bench/bench_acts.py [--runs N] [--json OUT]
+    python bench/bench_acts.py [--runs N] [--json OUT]      (offscreen unless QT_QPA_PLATFORM says otherwise)
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -22,6 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # the controller needs a Qt application, no display
 from bench_reads import ensure_synthetic  # noqa: E402
 
 from reviewer_app.agent.executor import execute_tool_call  # noqa: E402
