@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QMainWindow, QMenu, QToolBar
+from PySide6.QtWidgets import QMainWindow, QMenu, QStyle, QToolBar
 
 Std = QKeySequence.StandardKey
 
@@ -201,6 +201,7 @@ def create_actions(parent: QMainWindow) -> WindowActions:
         log_folder=_action(parent, "log_folder", tr("Open &Log Folder")),
         about=_action(parent, "about", tr("&About Reviewer")),
     )
+    _set_icons(parent, a)
     if not quit_keys:
         a.quit.setShortcut(QKeySequence("Ctrl+Q"))
     a.quit.setMenuRole(QAction.MenuRole.QuitRole)
@@ -219,6 +220,25 @@ def create_actions(parent: QMainWindow) -> WindowActions:
     a.theme_system.setChecked(True)
     a.agent_stop.setEnabled(False)
     return a
+
+
+def _set_icons(window: QMainWindow, a: WindowActions) -> None:
+    """The style's own icons (they follow the platform and the theme; no image files to ship)."""
+    pixmap = QStyle.StandardPixmap
+    style = window.style()
+    for action, icon in (
+        (a.open, pixmap.SP_DialogOpenButton),
+        (a.save, pixmap.SP_DialogSaveButton),
+        (a.undo, pixmap.SP_ArrowBack),
+        (a.redo, pixmap.SP_ArrowForward),
+        (a.previous_change, pixmap.SP_ArrowUp),
+        (a.next_change, pixmap.SP_ArrowDown),
+        (a.accept_change, pixmap.SP_DialogApplyButton),
+        (a.reject_change, pixmap.SP_DialogCancelButton),
+        (a.find, pixmap.SP_FileDialogContentsView),
+        (a.agent_stop, pixmap.SP_BrowserStop),
+    ):
+        action.setIcon(style.standardIcon(icon))
 
 
 def build_menus(window: QMainWindow, a: WindowActions, recent_menu: QMenu) -> dict[str, QMenu]:
@@ -320,6 +340,7 @@ def build_toolbar(window: QMainWindow, a: WindowActions) -> QToolBar:
     bar = window.addToolBar(window.tr("Main"))
     bar.setObjectName("mainToolBar")
     bar.setMovable(False)
+    bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
     for item in (
         a.open,
         a.save,
