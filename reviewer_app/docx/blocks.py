@@ -17,7 +17,7 @@ from . import hashing
 from .numbering import ListCounter, NumberingDefinitions
 from .styles import StyleIndex
 from .text import FieldState, NoteNumbers, complex_paragraphs, paragraph_text, plain_paragraph_text
-from .xmlutil import MC, W14, W, is_on
+from .xmlutil import MC, W14, W, int_attr, is_on
 
 _ALIGNMENTS = frozenset(
     (
@@ -154,18 +154,6 @@ class _TableFrame:
     row_span: int = 1
 
 
-def _int_attr(el: etree._Element | None, name: str) -> int | None:
-    if el is None:
-        return None
-    raw = el.get(W + name)
-    if raw is None:
-        return None
-    try:
-        return int(float(raw))
-    except ValueError:
-        return None
-
-
 def _on_attr(el: etree._Element, name: str) -> bool | None:
     raw = el.get(W + name)
     if raw is None:
@@ -206,7 +194,7 @@ def _cell_grid(tc: etree._Element) -> tuple[int, str | None]:
     span, vmerge = 1, None
     for child in tcpr:
         if child.tag == _GRID_SPAN:
-            span = _int_attr(child, "val") or 1
+            span = int_attr(child, "val") or 1
         elif child.tag == _VMERGE:
             vmerge = child.get(_VAL) or "continue"
     return span, vmerge
@@ -217,7 +205,7 @@ def _table_map(rows: list[etree._Element]) -> list[list[tuple[etree._Element, in
     layout: list[list[tuple[etree._Element, int, int, str | None]]] = []
     for tr in rows:
         trpr = tr.find(W + "trPr")
-        column = _int_attr(trpr.find(W + "gridBefore"), "val") or 0 if trpr is not None else 0
+        column = int_attr(trpr.find(W + "gridBefore"), "val") or 0 if trpr is not None else 0
         cells = []
         for tc in unwrap_children(tr, W + "tc"):
             span, vmerge = _cell_grid(tc)
@@ -384,7 +372,7 @@ class BodyWalker:
             style_id = self.styles.default_paragraph_style_id
         block.style_id = style_id
 
-        level_raw = _int_attr(outline, "val")
+        level_raw = int_attr(outline, "val")
         heading_level: int | None
         if level_raw is not None and 0 <= level_raw <= 8:
             heading_level = level_raw + 1
@@ -427,8 +415,8 @@ def _stated_numbering(numpr: etree._Element | None) -> dict[str, Any]:
     """What the paragraph itself says about numbering (contract 'Numbering states')."""
     if numpr is None:
         return _INHERIT
-    num_id = _int_attr(numpr.find(W + "numId"), "val")
-    ilvl = _int_attr(numpr.find(W + "ilvl"), "val")
+    num_id = int_attr(numpr.find(W + "numId"), "val")
+    ilvl = int_attr(numpr.find(W + "ilvl"), "val")
     if num_id == 0:
         return {"kind": "none"}
     if num_id is None:
@@ -444,7 +432,7 @@ def _spacing(el: etree._Element | None) -> dict[str, Any] | None:
         return None
     out: dict[str, Any] = {}
     for key, attr in (("spaceBefore", "before"), ("spaceAfter", "after"), ("lineSpacing", "line")):
-        value = _int_attr(el, attr)
+        value = int_attr(el, attr)
         if value is not None:
             out[key] = value
     rule = el.get(W + "lineRule")
@@ -462,16 +450,16 @@ def direct_indentation(el: etree._Element | None) -> dict[str, Any] | None:
     if el is None:
         return None
     out: dict[str, Any] = {}
-    left = _int_attr(el, "left")
-    left = left if left is not None else _int_attr(el, "start")
-    right = _int_attr(el, "right")
-    right = right if right is not None else _int_attr(el, "end")
+    left = int_attr(el, "left")
+    left = left if left is not None else int_attr(el, "start")
+    right = int_attr(el, "right")
+    right = right if right is not None else int_attr(el, "end")
     if left is not None:
         out["indentLeft"] = left
     if right is not None:
         out["indentRight"] = right
-    hanging = _int_attr(el, "hanging")
-    first = _int_attr(el, "firstLine")
+    hanging = int_attr(el, "hanging")
+    first = int_attr(el, "firstLine")
     if hanging is not None:
         out["indentFirstLine"] = -hanging
         out["hangingIndent"] = True

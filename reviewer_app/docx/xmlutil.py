@@ -118,6 +118,20 @@ def int_value(value: str | None) -> int | None:
         return None
 
 
+def int_attr(el: etree._Element | None, name: str) -> int | None:
+    """An integer ``w:`` attribute of ``el``, leniently: ``"720.0"`` reads 720, junk reads as absent
+    (real files carry both; the block model and the page view read the same attributes)."""
+    if el is None:
+        return None
+    raw = el.get(W + name)
+    if raw is None:
+        return None
+    try:
+        return int(float(raw))
+    except ValueError:
+        return None
+
+
 def child_val(parent: etree._Element | None, local: str) -> str | None:
     """Return ``w:val`` of the child ``w:<local>`` of ``parent`` (``None`` if either is absent)."""
     if parent is None:

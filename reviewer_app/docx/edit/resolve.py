@@ -44,6 +44,7 @@ from .. import journal, xmlutil
 from ..document import WordDocument
 from ..revisions import ChangeGroup, RevisionRecord, change_groups, revision_records
 from ..xmlutil import MC, W
+from .ppr import RANGE_MARKUP
 from .resolve_table import drop_if_empty, prune_tables, rescue_markers, resolve_property, resolve_structure
 
 _INSERTING = frozenset(("ins", "moveTo"))
@@ -69,22 +70,7 @@ _CUSTOM_XML_RANGES = tuple(
     for end in ("Start", "End")
 )
 #: Paragraph children that may stand between two paragraphs' content once they are joined.
-_BETWEEN = frozenset(
-    W + t
-    for t in (
-        "bookmarkStart",
-        "bookmarkEnd",
-        "commentRangeStart",
-        "commentRangeEnd",
-        "moveFromRangeStart",
-        "moveFromRangeEnd",
-        "moveToRangeStart",
-        "moveToRangeEnd",
-        "permStart",
-        "permEnd",
-        "proofErr",
-    )
-) | frozenset(_CUSTOM_XML_RANGES)
+_BETWEEN = RANGE_MARKUP | frozenset(_CUSTOM_XML_RANGES)
 #: Elements that are characters of a paragraph (LibreOffice's test for "the paragraph is empty").
 _CHARACTERS = tuple(
     W + t

@@ -19,7 +19,7 @@ from typing import Any
 from lxml import etree
 
 from ...docx.document import WordDocument
-from ...docx.xmlutil import W, is_on
+from ...docx.xmlutil import W, int_attr, is_on
 from .props import (
     HIGHLIGHTS,
     PPR_SKIP,
@@ -28,7 +28,6 @@ from .props import (
     ParaProps,
     RunProps,
     element_key,
-    int_attr,
     parse_border,
     parse_ppr,
     parse_rpr,

@@ -13,7 +13,7 @@ from typing import Any
 from lxml import etree
 
 from ...docx.blocks import direct_indentation
-from ...docx.xmlutil import W, is_on
+from ...docx.xmlutil import W, int_attr, is_on
 
 #: ``w:highlight`` names (ST_HighlightColor) as RGB.
 HIGHLIGHTS = {
@@ -126,19 +126,6 @@ def element_key(el: etree._Element | None, skip: frozenset[str] = frozenset()) -
         for child in el
         if child.tag not in skip
     )
-
-
-def int_attr(el: etree._Element | None, name: str) -> int | None:
-    """An integer ``w:`` attribute, leniently: real files carry junk, which reads as absent."""
-    if el is None:
-        return None
-    raw = el.get(W + name)
-    if raw is None:
-        return None
-    try:
-        return int(float(raw))
-    except ValueError:
-        return None
 
 
 def _color(raw: str | None) -> str | None:

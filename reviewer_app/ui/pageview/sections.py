@@ -11,8 +11,7 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from ...docx.xmlutil import W, is_on
-from .props import int_attr
+from ...docx.xmlutil import W, int_attr, is_on
 
 _R_ID = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
 

@@ -27,9 +27,8 @@ from PySide6.QtGui import (
 )
 
 from ...docx.blocks import row_hidden, unwrap_children
-from ...docx.xmlutil import W, is_on
+from ...docx.xmlutil import W, int_attr, is_on
 from .formatting import Border, FormatResolver, element_key, parse_border
-from .props import int_attr
 from .qformats import TWIPS
 
 _BORDER_STYLES = {
