@@ -419,3 +419,16 @@ def test_accept_change_walks_the_document_one_change_at_a_time(window: MainWindo
     assert [c["id"] for c in window.reviewer.changes()][:1] != [second["id"]] and len(
         window.reviewer.changes()
     ) == 12
+
+
+def test_the_paragraph_editor_opens_over_its_paragraph(
+    window: MainWindow, tmp_path: Path, artifacts_dir: Path
+) -> None:
+    assert window.open_path(copy_of(need(SAMPLE), tmp_path))
+    window.page_view.finish_layout()
+    block = next(b for b in window.snapshot.content_blocks() if "shall not affect" in b.text)
+    editor = window.drafting.edit(block.id)
+    where = window.page_view.block_viewport_rect(block.id)
+    assert where is not None and window.page_view.viewport().rect().intersects(where)
+    assert editor.geometry().top() == where.top() and editor.geometry().left() == where.left()
+    window.grab().save(str(artifacts_dir / "paragraph_editor.png"))

@@ -88,8 +88,9 @@ class ParagraphEditor(QFrame):
         cancel_button = QPushButton(self.tr("Cancel"), self)
         cancel_button.clicked.connect(self.cancelled.emit)
         buttons = QHBoxLayout()
-        buttons.addWidget(QLabel(self.tr("Ctrl+Enter applies, Esc cancels"), self))
-        buttons.addStretch(1)
+        hint = QLabel(self.tr("Ctrl+Enter applies · Esc cancels"), self)
+        hint.setWordWrap(True)
+        buttons.addWidget(hint, 1)
         buttons.addWidget(cancel_button)
         buttons.addWidget(apply_button)
         layout = QVBoxLayout(self)
@@ -196,7 +197,7 @@ class Drafting(QObject):
         if rect is None:
             rect = QRect(host.left() + 24, host.top() + 24, host.width() - 48, height)
         else:
-            rect = QRect(rect.left(), rect.top(), max(rect.width(), 360), max(rect.height() + 90, height))
+            rect = QRect(rect.left(), rect.top(), max(rect.width(), 520), max(rect.height() + 90, height))
         editor.setGeometry(rect.intersected(host.adjusted(4, 4, -4, -4)))
         editor.committed.connect(lambda t: self._apply(make(t), label, block_id))
         editor.cancelled.connect(self.cancel)

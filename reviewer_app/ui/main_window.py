@@ -245,8 +245,8 @@ class MainWindow(QMainWindow):
 
     def _block_rect(self, block_id: str) -> QRect | None:
         """Where a paragraph is on screen, for the in-place editor (None: top of the view)."""
-        self.page_view.scroll_to_block(block_id)
-        return None
+        self.page_view.show_block(block_id)
+        return self.page_view.block_viewport_rect(block_id)
 
     def current_block(self) -> str | None:
         """The paragraph a command acts on: the selection's, else the first one on screen."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPen
 
 from .geometry import (
@@ -64,6 +64,32 @@ class PageInteraction:
     def show_block(self: Any, block_id: str) -> bool:
         """Highlight a whole block and scroll to it (``show_in_document`` with a block id)."""
         return self._focus_on(("block", block_id))
+
+    def block_viewport_rect(self: Any, block_id: str) -> QRect | None:
+        """Where the block's first page of lines sits in the viewport now (None when not laid out).
+
+        The in-place paragraph editor opens over this rectangle; call :meth:`show_block` first so
+        the block is on screen.
+        """
+        layout = self._layout
+        record = layout.by_id.get(block_id) if layout is not None else None
+        if record is None:
+            return None
+        span = record_span(record)
+        doc_index, a, _b = span
+        number = layout.first_page_of_doc(doc_index) + layout.page_of_position(doc_index, a)
+        if not 0 <= number < len(self._tops):
+            return None
+        page = self._pages()[number]
+        rects = range_rects(layout, page, span)
+        if not rects:
+            return None
+        box = rects[0]
+        for rect in rects[1:]:
+            box = box.united(rect)
+        left = self._page_x(page) + box.x() * self._scale
+        top = self._tops[number] - self.verticalScrollBar().value() + box.y() * self._scale
+        return QRectF(left, top, box.width() * self._scale, box.height() * self._scale).toAlignedRect()
 
     def show_range(self: Any, block_id: str, start: int, end: int) -> bool:
         """Highlight clean-text offsets ``[start, end)`` of a block and scroll to them."""
