@@ -11,10 +11,10 @@ offer it to the model by id (never by path).
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..agent.host_tools import VersionChoice
 from ..docx.compare import generate_redline_docx
 from ..docx.compare.errors import CompareInputError, CompareOptionError
 from ..docx.errors import DocxOpenError
@@ -25,30 +25,22 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
-class PickedVersion:
-    """A version of the contract the person chose in a dialog (the only kind the chat may use)."""
-
-    id: str
-    name: str
-    path: str
-
-
 class CompareCommand:
     """Runs a comparison for a window and keeps the versions the person picked."""
 
     def __init__(self, window: MainWindow) -> None:
         self.window = window
-        self.versions: list[PickedVersion] = []
+        #: the versions the person picked, as the chat's compare_with_version tool offers them
+        self.versions: list[VersionChoice] = []
         self.windows: list[MainWindow] = []  # redline windows opened from here (kept alive)
 
-    def pick(self, path: str) -> PickedVersion:
+    def pick(self, path: str) -> VersionChoice:
         """Remember ``path`` as a version the person picked; the same file keeps its id."""
         resolved = str(Path(path).resolve())
         for version in self.versions:
-            if version.path == resolved:
+            if version.source == resolved:
                 return version
-        version = PickedVersion(f"v{len(self.versions) + 1}", Path(path).name, resolved)
+        version = VersionChoice(f"v{len(self.versions) + 1}", Path(path).name, resolved)
         self.versions.append(version)
         return version
 

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..agent.host_tools import VersionChoice, compare_with_version_tool
+from ..agent.host_tools import compare_with_version_tool
 from ..docx.reviewer import DocxReviewer
 from ..docx.snapshot import Snapshot
 from .app_settings import SettingsStore
@@ -112,17 +112,14 @@ class MainWindow(QMainWindow):
         self.chat_dock.setWidget(self.chat)
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.chat_dock)
         self.menus["view"].addAction(self.chat_dock.toggleViewAction())
-        self.chat.chat.host_tools = (compare_with_version_tool(self._offered_versions),)
+        # the versions the person picked (Compare with…, Offer Another Version…), never a path of the model's
+        self.chat.chat.host_tools = (compare_with_version_tool(lambda: self.compare.versions),)
         self.chat.show_block.connect(self.page_view.show_block)
         self.chat.settings_requested.connect(self.show_settings)
         self.chat.mode_changed.connect(self._sync_agent_mode)
         self.chat.chat.busy_changed.connect(self.actions.agent_stop.setEnabled)
         self.chat.chat.busy_changed.connect(lambda _b: self._refresh_model_status())
         self._sync_agent_mode(self.chat.mode())
-
-    def _offered_versions(self) -> list[VersionChoice]:
-        """The versions the person picked (Compare with…, Offer Another Version…), for the chat."""
-        return [VersionChoice(v.id, v.name, v.path) for v in self.compare.versions]
 
     def _offer_version(self) -> None:
         path = self.files.ask_open_path_titled(self.tr("Which version may the agent compare with?"))
