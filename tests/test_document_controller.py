@@ -115,3 +115,28 @@ def test_first_save_keeps_a_backup_and_save_as_follows_the_new_name(
 def test_acts_need_a_document(qapp) -> None:
     with pytest.raises(NoDocumentError):
         DocumentController().accept_all()
+
+
+def test_views_learn_from_the_engine_which_blocks_an_edit_touched(controller: DocumentController) -> None:
+    """An edit inside a paragraph re-renders that paragraph; one that adds a block re-lays out."""
+    seen: list[object] = []
+    controller.document_changed.connect(seen.append)
+    block = next(b for b in controller.reviewer.read_document() if " the " in b["text"])
+
+    def batch(op: dict) -> dict:
+        return {"version": 1, "mode": "tracked-changes", "operations": [dict(op, id=f"o{len(seen)}")]}
+
+    controller.apply_operations(
+        "Edit",
+        batch({"type": "replaceInBlock", "blockId": block["blockId"], "find": "the", "replace": "THE"}),
+    )
+    assert seen[-1] == frozenset({block["blockId"]})
+    controller.apply_operations(
+        "Comment",
+        batch({"type": "commentOnBlock", "blockId": block["blockId"], "comment": {"text": "Check."}}),
+    )
+    assert seen[-1] == frozenset({block["blockId"]})
+    controller.apply_operations(
+        "Insert", batch({"type": "insertAfterBlock", "blockId": block["blockId"], "text": "New."})
+    )
+    assert seen[-1] is None

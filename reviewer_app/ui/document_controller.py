@@ -200,14 +200,14 @@ class DocumentController(QObject):
         self,
         label: str,
         act: Callable[[DocxReviewer], T],
-        touched: Iterable[str] | None = None,
+        touched: Iterable[str] | Callable[[T], Iterable[str] | None] | None = None,
         changed: Callable[[T], bool] = bool,
     ) -> T:
         """Run ``act`` on the document as one undoable step named ``label``.
 
-        ``touched``: the block ids the act changes (None: it may change anything), so the views
-        re-render only those. ``changed(result)`` says whether the act did anything; an act that
-        changed nothing leaves no undo entry.
+        ``touched``: the block ids the act changes (None: it may change anything), or a function
+        reading them from the act's result, so the views re-render only those. ``changed(result)``
+        says whether the act did anything; an act that changed nothing leaves no undo entry.
         """
         reviewer = self.require()
         journal = reviewer.begin_changes()
@@ -217,6 +217,8 @@ class DocumentController(QObject):
             entry = journal.finish()
         if not changed(result):
             return result
+        if callable(touched):
+            touched = touched(result)
         blocks = frozenset(touched) if touched is not None else None
         self.undo_stack.push(_ActCommand(self, label, entry, blocks))
         self.document_changed.emit(blocks)
@@ -260,8 +262,7 @@ class DocumentController(QObject):
     # operations (drafting, proposals, Direct-mode agent) --------------------------
     def apply_operations(self, label: str, batch: dict[str, Any]) -> dict[str, Any]:
         """Apply a contract batch as the user (tracked changes under :attr:`author`)."""
-        blocks = _batch_blocks(batch)
-        return self.perform(label, lambda r: r.apply_operations(batch), blocks, _committed)
+        return self.perform(label, lambda r: r.apply_operations(batch), _receipt_blocks, _committed)
 
     def apply_proposals(self, proposal_ids: list[str] | None = None) -> list[dict[str, Any]]:
         """Apply queued agent proposals (all when None) as tracked changes under the agent's name."""
@@ -286,7 +287,7 @@ class DocumentController(QObject):
         return self.perform(
             self.tr("Agent edit"),
             lambda r: self._as_agent(r, lambda: bridge.apply_document_operations(batch)),
-            _batch_blocks(batch),
+            _receipt_blocks,
             _committed,
         )
 
@@ -372,22 +373,22 @@ def _committed(result: dict[str, Any]) -> bool:
     return result.get("status") == "committed" and bool(result.get("applied"))
 
 
-def _batch_blocks(batch: dict[str, Any]) -> list[str] | None:
-    """The blocks a batch names; None when an operation adds or removes blocks (layout moves)."""
+#: receipt effects that change a block where it stands (its id stays; no block moves)
+_IN_PLACE_EFFECTS = frozenset(("updated", "formatted", "commented"))
+
+
+def _receipt_blocks(result: dict[str, Any]) -> list[str] | None:
+    """The blocks the engine's receipts say it changed in place; None when it inserted, deleted or
+    restructured anything (the layout moves, so the views lay the document out again)."""
     blocks: list[str] = []
-    for op in batch.get("operations", []):
-        if op.get("type") not in (
-            "replaceInBlock",
-            "replaceRange",
-            "formatRange",
-            "commentOnRange",
-            "commentOnBlock",
-            "replaceBlock",
-            "setBlockParagraphProperties",
-        ):
-            return None
-        block = op.get("blockId") or (op.get("range") or {}).get("blockId")
-        if not block:
-            return None
-        blocks.append(block)
+    for receipt in result.get("receipts") or []:
+        for affected in receipt.get("affected") or []:
+            if affected.get("type") == "comment":
+                continue  # the comment itself lives in its own part; its anchor block is listed too
+            if affected.get("effect") not in _IN_PLACE_EFFECTS or affected.get("story", "main") != "main":
+                return None
+            block = affected.get("blockId") or (affected.get("range") or {}).get("blockId")
+            if not block:
+                return None
+            blocks.append(block)
     return blocks
