@@ -222,9 +222,6 @@ class MainWindow(QMainWindow):
         """Open and show ``path``; on failure explain why and keep the current document."""
         return self.files.open(path)
 
-    def show_open_dialog(self) -> None:
-        self.files.open_dialog()
-
     def _document_loaded(self) -> None:
         self.drafting.cancel()
         reviewer = self.controller.reviewer
@@ -432,10 +429,6 @@ class MainWindow(QMainWindow):
             app = QApplication.instance()
             if app is not None:
                 app.quit()
-
-    def set_status_model(self, text: str) -> None:
-        """The model status in the status bar (the chat dock reports it)."""
-        self.model_label.setText(text)
 
     def focus_document(self) -> None:
         self.page_view.setFocus(Qt.FocusReason.OtherFocusReason)
