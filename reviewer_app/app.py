@@ -25,6 +25,7 @@ from .resources import sample_contract_path
 from .ui.app_settings import SettingsStore
 from .ui.excepthook import install_excepthook
 from .ui.logging_setup import configure_logging
+from .ui.main_thread_gc import install as collect_garbage_on_qt_thread
 from .ui.main_window import MainWindow
 from .ui.theme import apply_theme
 
@@ -44,6 +45,8 @@ def create_application() -> QApplication:
     app.setOrganizationName(ORGANIZATION_NAME)
     app.setApplicationVersion(__version__)
     app.setDesktopFileName("reviewer")  # Wayland and the Linux desktop match the window to reviewer.desktop
+    # a closed window in a reference cycle must not be destroyed by a worker thread's collection
+    collect_garbage_on_qt_thread(app)
     return app
 
 

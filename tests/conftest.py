@@ -10,6 +10,7 @@ Fixture names are used across the suite; keep them stable: ``corpus_dir``,
 from __future__ import annotations
 
 import copy
+import gc
 import json
 import os
 import subprocess
@@ -22,6 +23,8 @@ import pytest
 
 # Qt reads the platform when the first QApplication is built, before any fixture could run.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from reviewer_app.ui.main_thread_gc import collect_due  # noqa: E402 - after the platform is set
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SHARED = REPO_ROOT.parent / "shared"
@@ -75,6 +78,27 @@ def artifacts_dir() -> Path:
     """``tests/_artifacts`` (gitignored): screenshots and outputs worth looking at."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS
+
+
+# ----------------------------------------------------------------------------- garbage
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Collect cyclic garbage on the main thread only, as the app does (``ui/main_thread_gc``).
+
+    Windows and panels a test leaves in reference cycles would otherwise be destroyed by whichever
+    thread next allocates past Python's threshold (a fake model server's handler, a LibreOffice
+    runner) and crash Qt in a later, unrelated test. Collection happens between tests instead.
+    """
+    gc.disable()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    collect_due()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    collect_due()
 
 
 @pytest.fixture(autouse=True)

@@ -1,0 +1,60 @@
+"""Python's cyclic garbage is collected on Qt's thread, never on a worker thread.
+
+A window, a panel or a chat controller easily ends up in a reference cycle (the window holds its
+services, the services hold the window), so when it is closed it waits for Python's cyclic
+collector. Python runs that collector in whichever thread happens to allocate past the threshold,
+and threads here allocate all the time: qasync's executor (the HTTP client's name lookups), the
+SDK import, a local model server in the self-test. A widget destroyed on such a thread corrupts
+Qt's state, and the app crashes later in an unrelated event with nothing in the log.
+
+So while a :class:`MainThreadCollector` is installed, automatic collection is off and a timer on
+Qt's thread applies Python's own generational thresholds instead. Between ticks nothing is
+collected; a tick costs a few microseconds when no threshold is passed.
+"""
+
+from __future__ import annotations
+
+import gc
+
+from PySide6.QtCore import QObject, QTimer
+
+#: how often the thresholds are looked at; short enough that garbage never piles up for long
+INTERVAL_MS = 250
+
+
+def collect_due() -> int:
+    """Collect the oldest generation whose threshold is passed, as Python's automatic collector
+    would at an allocation; returns how many unreachable objects were found (0 when none is due)."""
+    counts = gc.get_count()
+    thresholds = gc.get_threshold()
+    for generation in (2, 1, 0):
+        if thresholds[generation] and counts[generation] > thresholds[generation]:
+            return gc.collect(generation)
+    return 0
+
+
+class MainThreadCollector(QObject):
+    """Turns automatic collection off and collects from a timer on the thread it lives on.
+
+    Create it on Qt's thread; :meth:`uninstall` gives the automatic collector back as it was found.
+    """
+
+    def __init__(self, parent: QObject | None = None, interval_ms: int = INTERVAL_MS) -> None:
+        super().__init__(parent)
+        self._was_enabled = gc.isenabled()
+        gc.disable()
+        self._timer = QTimer(self, interval=interval_ms)
+        self._timer.timeout.connect(collect_due)
+        self._timer.start()
+
+    def uninstall(self) -> None:
+        """Stop collecting here and give collection back to Python (if it had it before)."""
+        self._timer.stop()
+        if self._was_enabled:
+            gc.enable()
+
+
+def install(app: QObject) -> MainThreadCollector:
+    """The application's collector, made on first call and owned by ``app`` (one per process)."""
+    existing = app.findChild(MainThreadCollector)
+    return existing if isinstance(existing, MainThreadCollector) else MainThreadCollector(app)
