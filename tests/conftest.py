@@ -98,7 +98,19 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 @pytest.hookimpl(trylast=True)
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
-    collect_due()
+    """After a Qt test, destroy what it made before the next test starts.
+
+    pytest-qt closes the test's widgets with ``deleteLater``, which plain ``processEvents`` never
+    carries out: the windows would live on, their timers firing (autosave every 60 s) in later,
+    unrelated tests, until some event loop happened to run. Runs after the fixtures' teardown.
+    """
+    if {"qapp", "qtbot"} & set(getattr(item, "fixturenames", ())):
+        from PySide6.QtCore import QCoreApplication, QEvent
+
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
+        gc.collect()
+    else:
+        collect_due()
 
 
 @pytest.fixture(autouse=True)

@@ -14,7 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+import shiboken6
+from PySide6.QtCore import QCoreApplication, QEvent, QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
@@ -335,10 +336,13 @@ def test_compare_with_opens_the_redline_in_a_new_window(
     assert [v.id for v in window.compare.versions] == ["v1"]
     # Save asks for a name (no path yet)
     target = tmp_path / "redline.docx"
-    monkeypatch.setattr(redline.files, "ask_save_path", lambda *a: str(target))
+    redline.files.ask_save_path = lambda *a: str(target)
     redline.actions.save.trigger()
     assert DocxReviewer.open(target).changes() and redline.controller.path == str(target)
-    redline.close()
+    # closed, the redline window is destroyed rather than kept until the app quits
+    assert redline.close()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
+    assert window.compare.windows == [] and not shiboken6.isValid(redline)
 
 
 def test_a_file_handed_over_by_the_desktop_opens(window: MainWindow, qtbot) -> None:

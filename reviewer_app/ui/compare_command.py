@@ -14,6 +14,8 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import Qt
+
 from ..agent.host_tools import VersionChoice
 from ..docx.compare import generate_redline_docx
 from ..docx.compare.errors import CompareInputError, CompareOptionError
@@ -32,7 +34,7 @@ class CompareCommand:
         self.window = window
         #: the versions the person picked, as the chat's compare_with_version tool offers them
         self.versions: list[VersionChoice] = []
-        self.windows: list[MainWindow] = []  # redline windows opened from here (kept alive)
+        self.windows: list[MainWindow] = []  # redline windows opened from here and still open
 
     def pick(self, path: str) -> VersionChoice:
         """Remember ``path`` as a version the person picked; the same file keeps its id."""
@@ -77,6 +79,9 @@ class CompareCommand:
             old=Path(other).stem, new=Path(current_name).stem
         )
         redline.controller.open_bytes(result["buffer"], None)
+        # closed (after Save or Discard), the window and its document are freed, not kept till exit
+        redline.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        redline.destroyed.connect(lambda: self.windows.remove(redline))
         redline.show()
         self.windows.append(redline)
         applied = len(result.get("applied", []))
