@@ -293,6 +293,24 @@ def test_initials() -> None:
     assert initials_of("") == ""
 
 
+def test_chosen_initials_go_on_that_persons_comments_only() -> None:
+    """Word shows initials on a comment; a person who chose theirs (Settings) gets them."""
+    rev = three_paragraphs()
+    rev.set_initials(AUTHOR, " AXL ")
+    root_id = apply(rev, block_comment("c", "00000001", "Root.", quote="goods"))["applied"][0]["commentId"]
+    mine = reply(rev.document, root_id, "My reply.", AUTHOR)
+    theirs = reply(rev.document, root_id, "Their reply.", "Priya Shah (Harbour Bank counsel)")
+    rev.set_initials(AUTHOR, "")
+    derived = reply(rev.document, root_id, "Later.", AUTHOR)
+    initials = {r.id: r.initials for r in comment_records(rev.document)}
+    assert [initials[i] for i in (root_id, mine, theirs, derived)] == [
+        "AXL",
+        "AXL",
+        "PS",
+        initials_of(AUTHOR),
+    ]
+
+
 # ----------------------------------------------------------------------------- replies and resolve
 def test_reply_and_reply_to_reply_thread_under_the_root() -> None:
     rev = three_paragraphs()

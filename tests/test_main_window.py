@@ -20,6 +20,7 @@ from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from reviewer_app.docx import DocxReviewer
+from reviewer_app.docx.comments import comment_records
 from reviewer_app.resources import SAMPLE_CONTRACT
 from reviewer_app.ui.main_window import MainWindow
 from reviewer_app.ui.pageview import PageView
@@ -408,6 +409,12 @@ def test_settings_reach_the_document_and_the_agent(window: MainWindow, tmp_path:
     block = next(b for b in window.snapshot.content_blocks() if "shall not affect" in b.text)
     window.drafting.delete(block.id)
     assert {c["author"] for c in window.reviewer.changes() if c["type"] == "deletion"} >= {"Jordan Reyes"}
+    # the initials chosen in Settings go on the person's replies; the agent's keep their own
+    window.services.settings.update(user_initials="JoR")
+    assert window.controller.reply_to_comment("1005", "Agreed.")
+    assert window.controller.reply_to_comment("1005", "Noted.", as_agent=True)
+    replies = [r for r in comment_records(window.reviewer.document) if r.text in ("Agreed.", "Noted.")]
+    assert [(r.author, r.initials) for r in replies] == [("Jordan Reyes", "JoR"), ("Reviewer AI", "RA")]
 
 
 def test_accept_change_walks_the_document_one_change_at_a_time(window: MainWindow, tmp_path: Path) -> None:

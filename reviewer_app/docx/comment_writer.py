@@ -132,7 +132,7 @@ class _Session:
     def comment_element(self, comment_id: str, text: str, author: str, date: str) -> etree._Element:
         """A ``w:comment`` with one paragraph per line of ``text``, each with fresh paraId/textId."""
         comment = etree.Element(W + "comment", {W + "id": comment_id, W + "author": author, W + "date": date})
-        if initials := initials_of(author):
+        if initials := self.doc.chosen_initials.get(author) or initials_of(author):
             comment.set(W + "initials", initials)
         for index, line in enumerate(re.split(r"\r\n|\r|\n", text)):
             p = etree.SubElement(comment, W + "p")

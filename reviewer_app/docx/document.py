@@ -33,6 +33,9 @@ class WordDocument:
         self._cache = SnapshotCache(self._walk)
         #: how many times the structure was reported changed (an undo record tells text-only acts apart)
         self.structure_changes = 0
+        #: initials people chose for the comments they write now, by author name; the comments of
+        #: anyone else get initials derived from the name
+        self.chosen_initials: dict[str, str] = {}
 
     # ------------------------------------------------------------- parts
     def part_root(self, rel_type: str) -> etree._Element | None:

@@ -18,6 +18,7 @@ from .document import WordDocument
 from .edit import finalize as finalizing
 from .edit import resolve
 from .edit.engine import Applier
+from .edit.schema import sanitize_text
 from .edit.stamp import RevisionStamp
 from .journal import ChangeJournal
 from .outline import ReadError
@@ -56,6 +57,14 @@ class DocxReviewer:
     @author.setter
     def author(self, name: str) -> None:
         self._applier.author = name
+
+    def set_initials(self, author: str, initials: str) -> None:
+        """The initials Word shows on ``author``'s new comments; empty: derived from the name."""
+        name, chosen = sanitize_text(author), sanitize_text(initials).strip()
+        if chosen:
+            self.document.chosen_initials[name] = chosen
+        else:
+            self.document.chosen_initials.pop(name, None)
 
     @property
     def revision_stamp(self) -> RevisionStamp | None:

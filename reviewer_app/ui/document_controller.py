@@ -99,6 +99,7 @@ class DocumentController(QObject):
     ) -> None:
         super().__init__(parent)
         self._author = author
+        self._initials = ""
         #: the author of the agent's tracked changes, so a person tells them from their own
         self.agent_author = agent_author
         self._store_directory = store_directory
@@ -131,6 +132,18 @@ class DocumentController(QObject):
         self._author = name
         if self._reviewer is not None:
             self._reviewer.author = name
+            self._reviewer.set_initials(name, self._initials)
+
+    @property
+    def initials(self) -> str:
+        """The initials on the person's comments (Settings ▸ initials); empty: from the name."""
+        return self._initials
+
+    @initials.setter
+    def initials(self, initials: str) -> None:
+        self._initials = initials
+        if self._reviewer is not None:
+            self._reviewer.set_initials(self._author, initials)
 
     @property
     def review_bridge(self) -> ReviewQueueBridge | None:
@@ -187,6 +200,7 @@ class DocumentController(QObject):
 
     def _install(self, reviewer: DocxReviewer) -> None:
         self._reviewer = reviewer
+        reviewer.set_initials(self._author, self._initials)
         self._review_bridge = create_review_queue_bridge(reviewer, store_directory=self._store_directory)
         self._direct_bridge = create_reviewer_bridge(reviewer)
         self._never_saved_change = False

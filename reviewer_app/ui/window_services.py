@@ -35,6 +35,7 @@ class WindowServices:
         s = settings.settings
         controller = window.controller
         controller.author = s.user_name
+        controller.initials = s.initials()
         set_author_colors(s.markup_colours)
         self.recovery = RecoveryStore()
         self.autosaver = Autosaver(controller, self.recovery, s.autosave_interval_s)
@@ -46,6 +47,8 @@ class WindowServices:
         window = self.window
         if "user_name" in names:
             window.controller.author = s.user_name
+        if names & {"user_name", "user_initials"}:
+            window.controller.initials = s.initials()
         if "autosave_interval_s" in names:
             self.autosaver.set_interval(s.autosave_interval_s)
         if "theme" in names:
