@@ -198,55 +198,126 @@ FONT = '<w:rFonts w:ascii="Arial" w:hAnsi="Arial" w:eastAsia="Arial" w:cs="Arial
 #: Paragraph and character styles python-docx's template lacks, as Word would write them.
 #: Built-in ones keep Word's lower-case internal names ("footnote text", "annotation text").
 NEW_STYLES = [
-    ("paragraph", "ClauseBody", "Clause Body", "Normal",
-     '<w:pPr><w:ind w:left="720"/></w:pPr>', ""),
-    ("paragraph", "Definition", "Definition", "Normal",
-     '<w:pPr><w:ind w:left="720"/></w:pPr>', ""),
-    ("paragraph", "SubClause", "Sub-clause", "Normal",
-     '<w:pPr><w:spacing w:after="80"/></w:pPr>', ""),
-    ("paragraph", "CoverTitle", "Cover Title", "Normal",
-     '<w:pPr><w:pBdr><w:top w:val="single" w:sz="8" w:space="8" w:color="auto"/>'
-     '<w:bottom w:val="single" w:sz="8" w:space="8" w:color="auto"/></w:pBdr>'
-     '<w:spacing w:before="480" w:after="480"/><w:jc w:val="center"/></w:pPr>',
-     '<w:b/><w:caps/><w:sz w:val="32"/><w:szCs w:val="32"/>'),
-    ("paragraph", "CoverText", "Cover Text", "Normal",
-     '<w:pPr><w:spacing w:after="240"/><w:jc w:val="center"/></w:pPr>',
-     '<w:sz w:val="24"/><w:szCs w:val="24"/>'),
-    ("paragraph", "PartHeading", "Part Heading", "Normal",
-     '<w:pPr><w:keepNext/><w:spacing w:before="240" w:after="120"/><w:jc w:val="left"/></w:pPr>',
-     "<w:b/><w:caps/>"),
-    ("paragraph", "Party", "Party", "Normal",
-     f'<w:pPr><w:numPr><w:numId w:val="{NUM_PARTIES}"/></w:numPr></w:pPr>', ""),
-    ("paragraph", "Recital", "Recital", "Normal",
-     f'<w:pPr><w:numPr><w:numId w:val="{NUM_RECITALS}"/></w:numPr></w:pPr>', ""),
-    ("paragraph", "ScheduleTitle", "Schedule Title", "Normal",
-     '<w:pPr><w:keepNext/><w:pageBreakBefore/><w:spacing w:after="60"/><w:jc w:val="center"/>'
-     '<w:outlineLvl w:val="0"/></w:pPr>',
-     '<w:b/><w:caps/><w:sz w:val="24"/><w:szCs w:val="24"/>'),
-    ("paragraph", "ScheduleSubtitle", "Schedule Subtitle", "Normal",
-     '<w:pPr><w:keepNext/><w:spacing w:after="360"/><w:jc w:val="center"/></w:pPr>',
-     "<w:b/><w:caps/>"),
-    ("paragraph", "ScheduleLevel1", "Schedule Level 1", "Normal",
-     '<w:pPr><w:keepNext/><w:spacing w:before="200" w:after="120"/><w:jc w:val="left"/></w:pPr>',
-     "<w:b/><w:caps/>"),
+    ("paragraph", "ClauseBody", "Clause Body", "Normal", '<w:pPr><w:ind w:left="720"/></w:pPr>', ""),
+    ("paragraph", "Definition", "Definition", "Normal", '<w:pPr><w:ind w:left="720"/></w:pPr>', ""),
+    ("paragraph", "SubClause", "Sub-clause", "Normal", '<w:pPr><w:spacing w:after="80"/></w:pPr>', ""),
+    (
+        "paragraph",
+        "CoverTitle",
+        "Cover Title",
+        "Normal",
+        '<w:pPr><w:pBdr><w:top w:val="single" w:sz="8" w:space="8" w:color="auto"/>'
+        '<w:bottom w:val="single" w:sz="8" w:space="8" w:color="auto"/></w:pBdr>'
+        '<w:spacing w:before="480" w:after="480"/><w:jc w:val="center"/></w:pPr>',
+        '<w:b/><w:caps/><w:sz w:val="32"/><w:szCs w:val="32"/>',
+    ),
+    (
+        "paragraph",
+        "CoverText",
+        "Cover Text",
+        "Normal",
+        '<w:pPr><w:spacing w:after="240"/><w:jc w:val="center"/></w:pPr>',
+        '<w:sz w:val="24"/><w:szCs w:val="24"/>',
+    ),
+    (
+        "paragraph",
+        "PartHeading",
+        "Part Heading",
+        "Normal",
+        '<w:pPr><w:keepNext/><w:spacing w:before="240" w:after="120"/><w:jc w:val="left"/></w:pPr>',
+        "<w:b/><w:caps/>",
+    ),
+    (
+        "paragraph",
+        "Party",
+        "Party",
+        "Normal",
+        f'<w:pPr><w:numPr><w:numId w:val="{NUM_PARTIES}"/></w:numPr></w:pPr>',
+        "",
+    ),
+    (
+        "paragraph",
+        "Recital",
+        "Recital",
+        "Normal",
+        f'<w:pPr><w:numPr><w:numId w:val="{NUM_RECITALS}"/></w:numPr></w:pPr>',
+        "",
+    ),
+    (
+        "paragraph",
+        "ScheduleTitle",
+        "Schedule Title",
+        "Normal",
+        '<w:pPr><w:keepNext/><w:pageBreakBefore/><w:spacing w:after="60"/><w:jc w:val="center"/>'
+        '<w:outlineLvl w:val="0"/></w:pPr>',
+        '<w:b/><w:caps/><w:sz w:val="24"/><w:szCs w:val="24"/>',
+    ),
+    (
+        "paragraph",
+        "ScheduleSubtitle",
+        "Schedule Subtitle",
+        "Normal",
+        '<w:pPr><w:keepNext/><w:spacing w:after="360"/><w:jc w:val="center"/></w:pPr>',
+        "<w:b/><w:caps/>",
+    ),
+    (
+        "paragraph",
+        "ScheduleLevel1",
+        "Schedule Level 1",
+        "Normal",
+        '<w:pPr><w:keepNext/><w:spacing w:before="200" w:after="120"/><w:jc w:val="left"/></w:pPr>',
+        "<w:b/><w:caps/>",
+    ),
     ("paragraph", "ScheduleLevel2", "Schedule Level 2", "Normal", "", ""),
-    ("paragraph", "Bullet", "Bullet", "Normal",
-     f'<w:pPr><w:numPr><w:numId w:val="{NUM_BULLET}"/></w:numPr><w:spacing w:after="60"/></w:pPr>',
-     ""),
-    ("paragraph", "TableText", "Table Text", "Normal",
-     '<w:pPr><w:spacing w:before="40" w:after="40" w:line="240" w:lineRule="auto"/>'
-     '<w:jc w:val="left"/></w:pPr>',
-     '<w:sz w:val="18"/><w:szCs w:val="18"/>'),
-    ("paragraph", "FootnoteText", "footnote text", "Normal",
-     '<w:pPr><w:spacing w:after="0" w:line="240" w:lineRule="auto"/></w:pPr>',
-     '<w:sz w:val="16"/><w:szCs w:val="16"/>'),
-    ("character", "FootnoteReference", "footnote reference", "DefaultParagraphFont", "",
-     '<w:vertAlign w:val="superscript"/>'),
-    ("paragraph", "CommentText", "annotation text", "Normal",
-     '<w:pPr><w:spacing w:after="0" w:line="240" w:lineRule="auto"/><w:jc w:val="left"/></w:pPr>',
-     ""),
-    ("character", "CommentReference", "annotation reference", "DefaultParagraphFont", "",
-     '<w:sz w:val="16"/><w:szCs w:val="16"/>'),
+    (
+        "paragraph",
+        "Bullet",
+        "Bullet",
+        "Normal",
+        f'<w:pPr><w:numPr><w:numId w:val="{NUM_BULLET}"/></w:numPr><w:spacing w:after="60"/></w:pPr>',
+        "",
+    ),
+    (
+        "paragraph",
+        "TableText",
+        "Table Text",
+        "Normal",
+        '<w:pPr><w:spacing w:before="40" w:after="40" w:line="240" w:lineRule="auto"/>'
+        '<w:jc w:val="left"/></w:pPr>',
+        '<w:sz w:val="18"/><w:szCs w:val="18"/>',
+    ),
+    (
+        "paragraph",
+        "FootnoteText",
+        "footnote text",
+        "Normal",
+        '<w:pPr><w:spacing w:after="0" w:line="240" w:lineRule="auto"/></w:pPr>',
+        '<w:sz w:val="16"/><w:szCs w:val="16"/>',
+    ),
+    (
+        "character",
+        "FootnoteReference",
+        "footnote reference",
+        "DefaultParagraphFont",
+        "",
+        '<w:vertAlign w:val="superscript"/>',
+    ),
+    (
+        "paragraph",
+        "CommentText",
+        "annotation text",
+        "Normal",
+        '<w:pPr><w:spacing w:after="0" w:line="240" w:lineRule="auto"/><w:jc w:val="left"/></w:pPr>',
+        "",
+    ),
+    (
+        "character",
+        "CommentReference",
+        "annotation reference",
+        "DefaultParagraphFont",
+        "",
+        '<w:sz w:val="16"/><w:szCs w:val="16"/>',
+    ),
 ]
 
 
@@ -305,7 +376,7 @@ def configure_styles(doc: DocxDocument) -> None:
                 f'<w:style {nsdecls("w")} w:type="{kind}" w:styleId="{style_id}">'
                 f'<w:name w:val="{name}"/><w:basedOn w:val="{based_on}"/>'
                 f'<w:uiPriority w:val="99"/><w:qFormat/>{ppr}'
-                f'{f"<w:rPr>{rpr}</w:rPr>" if rpr else ""}</w:style>'
+                f"{f'<w:rPr>{rpr}</w:rPr>' if rpr else ''}</w:style>"
             )
         )
 
@@ -375,18 +446,29 @@ def configure_numbering(doc: DocxDocument) -> None:
     abstracts = [
         legal_abstract_num(),
         _abstract(ABS_SCHEDULE, "4E57A1C4", "MSA Schedule Numbering", schedule_levels),
-        _abstract(ABS_BULLET, "4E57A1C5", "MSA Bullets",
-                  [_lvl(0, "bullet", "\u2022", 1080, 360)], multi=False),
-        _abstract(ABS_PARTIES, "4E57A1C6", "MSA Parties",
-                  [_lvl(0, "decimal", "(%1)", 720, 720, bold=True)], multi=False),
-        _abstract(ABS_RECITALS, "4E57A1C7", "MSA Recitals",
-                  [_lvl(0, "upperLetter", "(%1)", 720, 720)], multi=False),
+        _abstract(
+            ABS_BULLET, "4E57A1C5", "MSA Bullets", [_lvl(0, "bullet", "\u2022", 1080, 360)], multi=False
+        ),
+        _abstract(
+            ABS_PARTIES,
+            "4E57A1C6",
+            "MSA Parties",
+            [_lvl(0, "decimal", "(%1)", 720, 720, bold=True)],
+            multi=False,
+        ),
+        _abstract(
+            ABS_RECITALS, "4E57A1C7", "MSA Recitals", [_lvl(0, "upperLetter", "(%1)", 720, 720)], multi=False
+        ),
     ]
     last_abstract = numbering.findall(w("abstractNum"))[-1]
     for xml in reversed(abstracts):
         last_abstract.addnext(parse_xml(xml))
-    nums = [(NUM_LEGAL, ABS_LEGAL), (NUM_BULLET, ABS_BULLET), (NUM_PARTIES, ABS_PARTIES),
-            (NUM_RECITALS, ABS_RECITALS)]
+    nums = [
+        (NUM_LEGAL, ABS_LEGAL),
+        (NUM_BULLET, ABS_BULLET),
+        (NUM_PARTIES, ABS_PARTIES),
+        (NUM_RECITALS, ABS_RECITALS),
+    ]
     last_num = numbering.findall(w("num"))[-1]
     new_nums = [
         f'<w:num {nsdecls("w")} w:numId="{num_id}"><w:abstractNumId w:val="{abs_id}"/></w:num>'
@@ -525,8 +607,9 @@ class Writer:
         self.revision_count += 1
         return el
 
-    def _run(self, parent: etree._Element, text: str, bold: bool, deleted: bool,
-             reformatted: bool = False) -> None:
+    def _run(
+        self, parent: etree._Element, text: str, bold: bool, deleted: bool, reformatted: bool = False
+    ) -> None:
         r = sub(parent, "r")
         if bold or reformatted:
             rpr = sub(r, "rPr")
@@ -631,8 +714,13 @@ class Writer:
             for col_index, (cell, value) in enumerate(zip(row.cells, values, strict=True)):
                 cell.width = Twips(widths[col_index])
                 if bordered and (is_header or is_total):
-                    sub(cell._tc.get_or_add_tcPr(), "shd", val="clear", color="auto",
-                        fill="D9D9D9" if is_header else "F2F2F2")
+                    sub(
+                        cell._tc.get_or_add_tcPr(),
+                        "shd",
+                        val="clear",
+                        color="auto",
+                        fill="D9D9D9" if is_header else "F2F2F2",
+                    )
                 jc = "right" if col_index in right and not is_header else "left"
                 for line_no, line in enumerate(value.split("\n")):
                     markup = f"**{line}**" if (is_header or is_total) and line else line
@@ -676,8 +764,9 @@ class Article:
     clauses: Sequence[Clause]
 
 
-def C(text: str, *subs: SubItem, title: str = "", after: Sequence[str] = (),
-      inserted: bool = False) -> Clause:
+def C(
+    text: str, *subs: SubItem, title: str = "", after: Sequence[str] = (), inserted: bool = False
+) -> Clause:
     """Short constructor so the clause texts below stay readable."""
     return Clause(text, title, subs, after, inserted)
 
@@ -750,408 +839,652 @@ DEFINITIONS = [
 def core_articles() -> list[Article]:
     """The body every scale carries: a complete, conventional UK-law services agreement."""
     return [
-        Article("definitions", "Definitions and interpretation", [
-            C("In this Agreement the following definitions apply:", after=DEFINITIONS),
-            C("Clause, Schedule and paragraph headings shall not affect the interpretation of "
-              "this Agreement. The Schedules form part of this Agreement and shall have effect "
-              "as if set out in full in the body of this Agreement."),
-            C("A reference to a statute or statutory provision is a reference to it as amended, "
-              "extended or re-enacted from time to time, and includes all subordinate "
-              "legislation made from time to time under that statute or statutory provision."),
-            C("Unless the context otherwise requires, words in the singular shall include the "
-              "plural and in the plural shall include the singular, and a reference to one "
-              "gender shall include a reference to the other genders."),
-            C("Any words following the terms **including**, **include**, **in particular**, "
-              "**for example** or any similar expression shall be construed as illustrative "
-              "and shall not limit the sense of the words preceding those terms."),
-            C("If there is any conflict or inconsistency between the provisions of this "
-              "Agreement, the following order of precedence shall apply, in descending order:",
-              "the clauses of this Agreement;",
-              "{sch_charges} (Charges);",
-              "{sch_services} (Services Description); and",
-              "any Statement of Work, save where the Statement of Work expressly states that it "
-              "is to take precedence over a specified provision of this Agreement."),
-        ]),
-        Article("term", "Commencement and term", [
-            C("This Agreement shall commence on the Commencement Date and shall continue for an "
-              "initial term of three years (the \u201c**Initial Term**\u201d), unless terminated "
-              "earlier in accordance with its terms."),
-            C("The Customer may extend this Agreement beyond the Initial Term by giving the "
-              "Supplier not less than three months\u2019 written notice before the end of the "
-              "Initial Term or the then-current Extension Period, on one or more occasions, for "
-              "further periods of twelve months each (each an \u201c**Extension Period**\u201d), "
-              "provided that the Term shall not exceed five years in aggregate."),
-        ]),
-        Article("services", "Supply of services", [
-            C("The Supplier shall provide the Services to the Customer from the Commencement "
-              "Date in accordance with this Agreement.", title="Provision of the Services"),
-            C("In providing the Services, the Supplier shall:",
-              "co-operate with the Customer in all matters relating to the Services and comply "
-              "with all reasonable instructions of the Customer;",
-              "perform the Services with the best care, skill and diligence in accordance with "
-              "Good Industry Practice;",
-              "use personnel who are suitably skilled and experienced to perform the tasks "
-              "assigned to them, and in sufficient number to ensure that the Supplier\u2019s "
-              "obligations are fulfilled in accordance with this Agreement;",
-              "ensure that the Services and Deliverables conform in all respects with the "
-              "descriptions set out in {sch_services} and any Statement of Work;",
-              ("comply with Applicable Law and with the following policies of the Customer, "
-               "as notified to the Supplier in writing from time to time:", [
-                   "the Customer\u2019s information security policy;",
-                   "the Customer\u2019s acceptable use policy for systems and networks; and",
-                   "the Customer\u2019s supplier code of conduct;",
-               ]),
-              "observe all health and safety rules and regulations and any other security "
-              "requirements that apply at any of the Customer\u2019s premises; and",
-              "notify the Customer in writing immediately upon becoming aware of any actual or "
-              "anticipated failure to perform its obligations under this Agreement.",
-              title="Standard of performance"),
-            C("The Supplier shall meet or exceed the Service Levels. If the Supplier fails to "
-              "meet any Service Level, the Supplier shall credit the Customer with the "
-              "applicable Service Credits against the next invoice. The parties agree that "
-              "Service Credits are a price adjustment reflecting the reduced value of the "
-              "Services[+, and are without prejudice to any other rights or remedies of the "
-              "Customer+]. [-Service Credits shall be the Customer\u2019s sole and exclusive "
-              "remedy for any failure to meet the Service Levels.-]",
-              title="Service Levels"),
-            C("The Supplier shall not subcontract any of its obligations under this Agreement "
-              "without the prior written consent of the Customer. The Supplier shall remain "
-              "responsible for all acts and omissions of its subcontractors as if they were its "
-              "own.", title="Subcontracting"),
-            C("Either party may propose that additional services be provided under this "
-              "Agreement. No Statement of Work shall be binding until it has been signed by an "
-              "authorised signatory of each party, whereupon it shall be governed by the terms "
-              "of this Agreement.", title="Statements of Work"),
-        ]),
-        Article("customer", "Customer obligations", [
-            C("The Customer shall:",
-              "provide the Supplier with reasonable access to the Customer\u2019s premises, "
-              "systems and personnel as reasonably required by the Supplier to provide the "
-              "Services;",
-              "provide such information as the Supplier may reasonably request in order to "
-              "provide the Services, and ensure that such information is accurate in all "
-              "material respects; and",
-              "appoint a contract manager who shall have the authority to act on behalf of the "
-              "Customer in all day-to-day matters relating to the Services."),
-            C("If the Supplier\u2019s performance of its obligations is prevented or delayed by "
-              "any act or omission of the Customer in breach of this Agreement (a "
-              "\u201c**Customer Default**\u201d), the Supplier shall be relieved from the "
-              "performance of the affected obligations to the extent of the Customer Default, "
-              "provided that the Supplier notifies the Customer in writing of the Customer "
-              "Default within five Business Days of becoming aware of it and uses all "
-              "reasonable endeavours to mitigate its effect.", title="Customer Default"),
-        ]),
-        Article("charges", "Charges and payment", [
-            C("In consideration of the provision of the Services, the Customer shall pay the "
-              "Charges in accordance with this clause {cl_charges} and {sch_charges}."),
-            C("The Supplier shall invoice the Customer monthly in arrears. Each invoice shall "
-              "quote the Customer\u2019s purchase order number and shall be accompanied by such "
-              "supporting information as the Customer may reasonably require to verify the "
-              "Charges invoiced."),
-            C("The Customer shall pay each valid and undisputed invoice within [-thirty (30)-]"
-              "[+forty-five (45)+] days of the date on which it is received, to a bank account "
-              "nominated in writing by the Supplier.", title="Payment"),
-            C("All amounts payable by the Customer under this Agreement are exclusive of value "
-              "added tax, which shall be payable by the Customer at the applicable rate against "
-              "receipt of a valid VAT invoice."),
-            C("If the Customer fails to pay any undisputed amount by the due date, the Supplier "
-              "may charge interest on the overdue amount at the rate of 2 per cent per annum "
-              "above the Bank of England\u2019s base rate from time to time[^The parties agree "
-              "that this rate is a substantial remedy for late payment for the purposes of "
-              "section 8 of the Late Payment of Commercial Debts (Interest) Act 1998.^], from "
-              "the due date until the date of actual payment.", title="Late payment"),
-            C("If the Customer disputes any invoice in good faith, it shall notify the Supplier "
-              "within fifteen Business Days of receipt, and shall pay any undisputed part of "
-              "the invoice in accordance with clause {cl_charges}.3. The parties shall resolve "
-              "the dispute in accordance with clause {cl_governing_law}."),
-            C("The Supplier may increase the Charges [@index|once in each contract year, with "
-              "effect from each anniversary of the Commencement Date, by a percentage not "
-              "exceeding the percentage increase in the Consumer Prices Index@][^The all-items "
-              "Consumer Prices Index published by the Office for National Statistics (series "
-              "D7BT) for the twelve months ending with the most recently published month.^] "
-              "over the preceding twelve months.", title="Indexation"),
-            C("The Customer may, without limiting its other rights or remedies, set off any "
-              "amount owing to it by the Supplier against any amount payable by the Customer to "
-              "the Supplier under this Agreement.", title="Set-off"),
-        ]),
-        Article("change", "Change control", [
-            C("Either party may request a change to the scope or execution of the Services. "
-              "Within ten Business Days of a request by the Customer, or together with a "
-              "request by the Supplier, the Supplier shall provide a written estimate setting "
-              "out:",
-              "the likely time required to implement the change;",
-              "any necessary variations to the Charges arising from the change;",
-              "the likely effect of the change on the Services and the Service Levels; and",
-              "any other impact of the change on the terms of this Agreement."),
-            C("No change shall be binding on either party until it has been recorded in a "
-              "written change note signed by an authorised signatory of each party."),
-        ]),
-        Article("confidentiality", "Confidentiality", [
-            C("Each party undertakes that it shall not at any time during this Agreement, and "
-              "for a period of five years after its termination or expiry, disclose to any "
-              "person any Confidential Information of the other party, except as permitted by "
-              "clause {cl_confidentiality}.2."),
-            C("Each party may disclose the other party\u2019s Confidential Information:",
-              "to its employees, officers, representatives, subcontractors or advisers who need "
-              "to know such information for the purposes of exercising the party\u2019s rights "
-              "or carrying out its obligations under or in connection with this Agreement, "
-              "provided that the disclosing party ensures that they comply with this clause "
-              "{cl_confidentiality}; and",
-              "as may be required by law, a court of competent jurisdiction or any Regulator, "
-              "and the Customer may in any event disclose this Agreement and any information "
-              "relating to the Services to a Regulator without notice to the Supplier."),
-            C("Neither party shall use the other party\u2019s Confidential Information for any "
-              "purpose other than to exercise its rights and perform its obligations under or "
-              "in connection with this Agreement."),
-            C("The obligations in this clause {cl_confidentiality} shall not apply to "
-              "information which the receiving party can demonstrate is or becomes generally "
-              "available to the public other than through its breach of this Agreement, or was "
-              "lawfully in its possession free of any obligation of confidence before it was "
-              "disclosed."),
-        ]),
-        Article("ip", "Intellectual property", [
-            C("As between the parties, the Customer shall own all Intellectual Property Rights "
-              "in the Customer Data. The Supplier shall not acquire any right, title or interest "
-              "in the Customer Data other than the limited right to use it to provide the "
-              "Services."),
-            C("The Supplier and its licensors shall retain ownership of all Intellectual "
-              "Property Rights in the Supplier\u2019s platform, software, methodologies and "
-              "materials existing at the Commencement Date or developed independently of this "
-              "Agreement (\u201c**Supplier Materials**\u201d)."),
-            C("The Supplier hereby assigns to the Customer, with full title guarantee and free "
-              "from all third-party rights, all Intellectual Property Rights in the "
-              "Deliverables that are created specifically for the Customer, with effect from "
-              "their creation."),
-            C("The Supplier grants to the Customer and its Affiliates a non-exclusive, "
-              "royalty-free, worldwide licence during the Term to use the Supplier Materials "
-              "to the extent necessary to receive and use the Services and the Deliverables."),
-        ]),
-        Article("warranties", "Warranties", [
-            C("Each party warrants that:",
-              "it has full capacity and authority to enter into and to perform this Agreement;",
-              "this Agreement is executed by its duly authorised representative; and",
-              "there are no actions, suits or proceedings pending or, to its knowledge, "
-              "threatened against it that might affect its ability to meet its obligations "
-              "under this Agreement."),
-            C("The Supplier warrants that:",
-              "the Services will be performed with all reasonable skill and care and in "
-              "accordance with Good Industry Practice;",
-              "the Deliverables will be free from material defects for a period of ninety "
-              "days from their acceptance by the Customer;",
-              "it will not introduce into the Customer\u2019s systems any virus, ransomware or "
-              "other malicious code; and",
-              "it holds, and will maintain throughout the Term, all licences, consents and "
-              "permissions required to provide the Services."),
-            C("Except as expressly set out in this Agreement, [~all warranties, conditions and "
-              "other terms implied by statute or common law are, to the fullest extent "
-              "permitted by law, excluded from this Agreement~]."),
-        ]),
-        Article("liability", "Limitation of liability", [
-            C("Nothing in this Agreement limits or excludes either party\u2019s liability for:",
-              "death or personal injury caused by its negligence;",
-              "fraud or fraudulent misrepresentation;",
-              "breach of the terms implied by section 2 of the Supply of Goods and Services "
-              "Act 1982; or",
-              "any other liability which cannot be limited or excluded by Applicable Law."),
-            C("Subject to clause {cl_liability}.1, neither party shall be liable to the other, "
-              "whether in contract, tort (including negligence), breach of statutory duty or "
-              "otherwise, for any:",
-              "loss of profits;",
-              "loss of sales or business;",
-              "loss of agreements or contracts;",
-              "loss of anticipated savings;",
-              "loss of or damage to goodwill; or",
-              "indirect or consequential loss."),
-            C("Subject to clause {cl_liability}.1, each party\u2019s total aggregate liability "
-              "arising under or in connection with this Agreement in each contract year shall "
-              "be limited to [@cap|[-100-][+150+] per cent of the total Charges paid or payable "
-              "in that contract year@]."),
-            C("The Supplier\u2019s liability for Service Credits shall count towards, and shall "
-              "not be in addition to, the limit in clause {cl_liability}.3."),
-            C("Notwithstanding clause {cl_liability}.2, the following losses shall be "
-              "recoverable by the Customer as direct losses: the costs of recreating or "
-              "reloading any lost or corrupted Customer Data, regulatory fines and penalties "
-              "to the extent lawfully recoverable, and the reasonable additional costs of "
-              "procuring replacement services for the remainder of the Term.", inserted=True),
-        ]),
-        Article("indemnities", "Indemnities", [
-            C("The Supplier shall indemnify the Customer and its Affiliates against all "
-              "liabilities, costs, expenses, damages and losses (including reasonable legal "
-              "fees) suffered or incurred by them arising out of or in connection with any "
-              "claim that the receipt or use of the Services or Deliverables infringes the "
-              "Intellectual Property Rights of a third party (an \u201c**IPR Claim**\u201d)."),
-            C("If any IPR Claim is made, or in the Supplier\u2019s reasonable opinion is likely "
-              "to be made, the Supplier shall at its own cost:",
-              "procure for the Customer the right to continue to use the affected Services or "
-              "Deliverables; or",
-              "modify or replace them so that they become non-infringing without any reduction "
-              "in functionality or performance."),
-            C("The indemnified party shall:",
-              "give the indemnifying party prompt written notice of the claim;",
-              "allow the indemnifying party to conduct all negotiations and proceedings, "
-              "subject to the Customer\u2019s right to approve any communication with a "
-              "Regulator; and",
-              "not make any admission relating to the claim without the indemnifying "
-              "party\u2019s prior written consent, not to be unreasonably withheld."),
-        ]),
-        Article("data_protection", "Data protection", [
-            C("Both parties shall comply with all applicable requirements of the Data "
-              "Protection Legislation. This clause {cl_data_protection} is in addition to, and "
-              "does not relieve, remove or replace, a party\u2019s obligations under the Data "
-              "Protection Legislation."),
-            C("The parties acknowledge that, for the purposes of the Data Protection "
-              "Legislation, the Customer is the Controller and the Supplier is the Processor "
-              "of the Personal Data processed in the course of the Services."),
-            C("The Supplier shall, in relation to any Personal Data processed in connection "
-              "with this Agreement:",
-              "process that Personal Data only on the documented written instructions of the "
-              "Customer, unless required to do otherwise by Applicable Law;",
-              "ensure that it has in place appropriate technical and organisational measures "
-              "to protect against unauthorised or unlawful processing of, and against "
-              "accidental loss, destruction or damage to, the Personal Data;",
-              "ensure that all Supplier Personnel who have access to the Personal Data are "
-              "obliged to keep it confidential;",
-              "not transfer any Personal Data outside the United Kingdom unless the prior "
-              "written consent of the Customer has been obtained and the transfer is made "
-              "under appropriate safeguards[^For a restricted transfer, the International Data "
-              "Transfer Agreement or the UK Addendum to the EU standard contractual clauses "
-              "issued under section 119A of the Data Protection Act 2018.^];",
-              "assist the Customer in responding to any request from a Data Subject and in "
-              "ensuring compliance with its obligations with respect to security, breach "
-              "notifications, impact assessments and consultations with Regulators;",
-              "notify the Customer without undue delay, and in any event within "
-              "[@breach|[-48-][+24+] hours@], on becoming aware of a Personal Data Breach;",
-              "at the written direction of the Customer, delete or return the Personal Data "
-              "and copies of it on termination of this Agreement; and",
-              "maintain complete and accurate records to demonstrate its compliance with this "
-              "clause {cl_data_protection} and allow for audits by the Customer or its "
-              "designated auditor."),
-            C("The Supplier shall not appoint any sub-processor without the prior written "
-              "consent of the Customer, and shall ensure that each sub-processor is bound by "
-              "written terms that are substantially similar to those set out in this clause "
-              "{cl_data_protection}."),
-        ]),
-        Article("termination", "Termination", [
-            C("Without affecting any other right or remedy available to it, either party may "
-              "terminate this Agreement with immediate effect by giving written notice to the "
-              "other party if:",
-              "the other party commits a material breach of this Agreement which is "
-              "irremediable or, if remediable, which it fails to remedy within thirty days "
-              "after being notified in writing to do so;",
-              ("the other party:", [
-                  "suspends, or threatens to suspend, payment of its debts;",
-                  "is unable to pay its debts as they fall due within the meaning of section "
-                  "123 of the Insolvency Act 1986;",
-                  "commences negotiations with all or any class of its creditors with a view "
-                  "to rescheduling any of its debts; or",
-                  "has an administrator, receiver or liquidator appointed over it or over "
-                  "any of its assets;",
-              ]),
-              "the other party suspends or ceases, or threatens to suspend or cease, carrying "
-              "on all or a substantial part of its business."),
-            C("The Customer may terminate this Agreement, or any Statement of Work, for "
-              "convenience at any time by giving the Supplier not less than [-180-][+90+] "
-              "days\u2019 written notice."),
-            C("The Customer may terminate this Agreement by written notice with effect from "
-              "the date specified in the notice if it is required to do so by a Regulator."),
-            C("On termination or expiry of this Agreement:",
-              "the Supplier shall return or destroy all Customer Data in accordance with "
-              "clause {cl_data_protection}.3;",
-              "the accrued rights and remedies of the parties as at termination shall not be "
-              "affected; and",
-              "any provision of this Agreement that expressly or by implication is intended to "
-              "come into or continue in force on or after termination shall remain in full "
-              "force and effect."),
-        ]),
-        Article("force_majeure", "Force majeure", [
-            C("Neither party shall be in breach of this Agreement nor liable for delay in "
-              "performing, or failure to perform, any of its obligations if such delay or "
-              "failure results from events, circumstances or causes beyond its reasonable "
-              "control, provided that the Supplier shall not be entitled to rely on this clause "
-              "to the extent that the event would have been prevented or mitigated by the "
-              "proper operation of its business continuity arrangements."),
-            C("If the period of delay or non-performance continues for sixty days, the party "
-              "not affected may terminate this Agreement by giving thirty days\u2019 written "
-              "notice to the affected party."),
-        ]),
-        Article("notices", "Notices", [
-            C("Any notice given to a party under or in connection with this Agreement shall be "
-              "in writing and shall be delivered by hand or by pre-paid first-class post or "
-              "other next working day delivery service at its registered office, or sent by "
-              "email to the address notified by that party for the purpose."),
-            C("Any notice shall be deemed to have been received:",
-              "if delivered by hand, at the time the notice is left at the proper address;",
-              "if sent by pre-paid first-class post or other next working day delivery "
-              "service, at 9.00 am on the second Business Day after posting; or",
-              "if sent by email, at the time of transmission or, if this time falls outside "
-              "business hours in the place of receipt, when business hours resume."),
-            C("This clause {cl_notices} does not apply to the service of any proceedings or "
-              "other documents in any legal action or other method of dispute resolution."),
-        ]),
-        Article("general", "General", [
-            C("Neither party shall assign, transfer, mortgage, charge, subcontract, delegate, "
-              "declare a trust over or deal in any other manner with any of its rights and "
-              "obligations under this Agreement without the prior written consent of the "
-              "other party, save that the Customer may assign this Agreement to any of its "
-              "Affiliates.", title="Assignment"),
-            C("This Agreement constitutes the entire agreement between the parties and "
-              "supersedes and extinguishes all previous agreements, promises, assurances, "
-              "warranties, representations and understandings between them, whether written "
-              "or oral, relating to its subject matter.", title="Entire agreement"),
-            C("No variation of this Agreement shall be effective unless it is in writing and "
-              "signed by the parties or their authorised representatives.", title="Variation"),
-            C("A failure or delay by a party to exercise any right or remedy provided under "
-              "this Agreement or by law shall not constitute a waiver of that or any other "
-              "right or remedy.", title="Waiver"),
-            C("If any provision or part-provision of this Agreement is or becomes invalid, "
-              "illegal or unenforceable, it shall be deemed modified to the minimum extent "
-              "necessary to make it valid, legal and enforceable.", title="Severance"),
-            C("Unless it expressly states otherwise, this Agreement does not give rise to any "
-              "rights under the Contracts (Rights of Third Parties) Act 1999 to enforce any "
-              "term of this Agreement, save that each Affiliate of the Customer may enforce "
-              "clause {cl_indemnities}.", title="Third party rights"),
-            C("This Agreement may be executed in any number of counterparts, each of which "
-              "when executed shall constitute a duplicate original, but all the counterparts "
-              "shall together constitute the one agreement.", title="Counterparts"),
-        ]),
-        Article("governing_law", "Governing law and jurisdiction", [
-            C("This Agreement and any dispute or claim (including non-contractual disputes or "
-              "claims) arising out of or in connection with it or its subject matter or "
-              "formation shall be governed by and construed in accordance with the law of "
-              "England and Wales."),
-            C("Each party irrevocably agrees that the courts of England and Wales shall have "
-              "exclusive jurisdiction to settle any dispute or claim arising out of or in "
-              "connection with this Agreement or its subject matter or formation."),
-        ]),
+        Article(
+            "definitions",
+            "Definitions and interpretation",
+            [
+                C("In this Agreement the following definitions apply:", after=DEFINITIONS),
+                C(
+                    "Clause, Schedule and paragraph headings shall not affect the interpretation of "
+                    "this Agreement. The Schedules form part of this Agreement and shall have effect "
+                    "as if set out in full in the body of this Agreement."
+                ),
+                C(
+                    "A reference to a statute or statutory provision is a reference to it as amended, "
+                    "extended or re-enacted from time to time, and includes all subordinate "
+                    "legislation made from time to time under that statute or statutory provision."
+                ),
+                C(
+                    "Unless the context otherwise requires, words in the singular shall include the "
+                    "plural and in the plural shall include the singular, and a reference to one "
+                    "gender shall include a reference to the other genders."
+                ),
+                C(
+                    "Any words following the terms **including**, **include**, **in particular**, "
+                    "**for example** or any similar expression shall be construed as illustrative "
+                    "and shall not limit the sense of the words preceding those terms."
+                ),
+                C(
+                    "If there is any conflict or inconsistency between the provisions of this "
+                    "Agreement, the following order of precedence shall apply, in descending order:",
+                    "the clauses of this Agreement;",
+                    "{sch_charges} (Charges);",
+                    "{sch_services} (Services Description); and",
+                    "any Statement of Work, save where the Statement of Work expressly states that it "
+                    "is to take precedence over a specified provision of this Agreement.",
+                ),
+            ],
+        ),
+        Article(
+            "term",
+            "Commencement and term",
+            [
+                C(
+                    "This Agreement shall commence on the Commencement Date and shall continue for an "
+                    "initial term of three years (the \u201c**Initial Term**\u201d), unless terminated "
+                    "earlier in accordance with its terms."
+                ),
+                C(
+                    "The Customer may extend this Agreement beyond the Initial Term by giving the "
+                    "Supplier not less than three months\u2019 written notice before the end of the "
+                    "Initial Term or the then-current Extension Period, on one or more occasions, for "
+                    "further periods of twelve months each (each an \u201c**Extension Period**\u201d), "
+                    "provided that the Term shall not exceed five years in aggregate."
+                ),
+            ],
+        ),
+        Article(
+            "services",
+            "Supply of services",
+            [
+                C(
+                    "The Supplier shall provide the Services to the Customer from the Commencement "
+                    "Date in accordance with this Agreement.",
+                    title="Provision of the Services",
+                ),
+                C(
+                    "In providing the Services, the Supplier shall:",
+                    "co-operate with the Customer in all matters relating to the Services and comply "
+                    "with all reasonable instructions of the Customer;",
+                    "perform the Services with the best care, skill and diligence in accordance with "
+                    "Good Industry Practice;",
+                    "use personnel who are suitably skilled and experienced to perform the tasks "
+                    "assigned to them, and in sufficient number to ensure that the Supplier\u2019s "
+                    "obligations are fulfilled in accordance with this Agreement;",
+                    "ensure that the Services and Deliverables conform in all respects with the "
+                    "descriptions set out in {sch_services} and any Statement of Work;",
+                    (
+                        "comply with Applicable Law and with the following policies of the Customer, "
+                        "as notified to the Supplier in writing from time to time:",
+                        [
+                            "the Customer\u2019s information security policy;",
+                            "the Customer\u2019s acceptable use policy for systems and networks; and",
+                            "the Customer\u2019s supplier code of conduct;",
+                        ],
+                    ),
+                    "observe all health and safety rules and regulations and any other security "
+                    "requirements that apply at any of the Customer\u2019s premises; and",
+                    "notify the Customer in writing immediately upon becoming aware of any actual or "
+                    "anticipated failure to perform its obligations under this Agreement.",
+                    title="Standard of performance",
+                ),
+                C(
+                    "The Supplier shall meet or exceed the Service Levels. If the Supplier fails to "
+                    "meet any Service Level, the Supplier shall credit the Customer with the "
+                    "applicable Service Credits against the next invoice. The parties agree that "
+                    "Service Credits are a price adjustment reflecting the reduced value of the "
+                    "Services[+, and are without prejudice to any other rights or remedies of the "
+                    "Customer+]. [-Service Credits shall be the Customer\u2019s sole and exclusive "
+                    "remedy for any failure to meet the Service Levels.-]",
+                    title="Service Levels",
+                ),
+                C(
+                    "The Supplier shall not subcontract any of its obligations under this Agreement "
+                    "without the prior written consent of the Customer. The Supplier shall remain "
+                    "responsible for all acts and omissions of its subcontractors as if they were its "
+                    "own.",
+                    title="Subcontracting",
+                ),
+                C(
+                    "Either party may propose that additional services be provided under this "
+                    "Agreement. No Statement of Work shall be binding until it has been signed by an "
+                    "authorised signatory of each party, whereupon it shall be governed by the terms "
+                    "of this Agreement.",
+                    title="Statements of Work",
+                ),
+            ],
+        ),
+        Article(
+            "customer",
+            "Customer obligations",
+            [
+                C(
+                    "The Customer shall:",
+                    "provide the Supplier with reasonable access to the Customer\u2019s premises, "
+                    "systems and personnel as reasonably required by the Supplier to provide the "
+                    "Services;",
+                    "provide such information as the Supplier may reasonably request in order to "
+                    "provide the Services, and ensure that such information is accurate in all "
+                    "material respects; and",
+                    "appoint a contract manager who shall have the authority to act on behalf of the "
+                    "Customer in all day-to-day matters relating to the Services.",
+                ),
+                C(
+                    "If the Supplier\u2019s performance of its obligations is prevented or delayed by "
+                    "any act or omission of the Customer in breach of this Agreement (a "
+                    "\u201c**Customer Default**\u201d), the Supplier shall be relieved from the "
+                    "performance of the affected obligations to the extent of the Customer Default, "
+                    "provided that the Supplier notifies the Customer in writing of the Customer "
+                    "Default within five Business Days of becoming aware of it and uses all "
+                    "reasonable endeavours to mitigate its effect.",
+                    title="Customer Default",
+                ),
+            ],
+        ),
+        Article(
+            "charges",
+            "Charges and payment",
+            [
+                C(
+                    "In consideration of the provision of the Services, the Customer shall pay the "
+                    "Charges in accordance with this clause {cl_charges} and {sch_charges}."
+                ),
+                C(
+                    "The Supplier shall invoice the Customer monthly in arrears. Each invoice shall "
+                    "quote the Customer\u2019s purchase order number and shall be accompanied by such "
+                    "supporting information as the Customer may reasonably require to verify the "
+                    "Charges invoiced."
+                ),
+                C(
+                    "The Customer shall pay each valid and undisputed invoice within [-thirty (30)-]"
+                    "[+forty-five (45)+] days of the date on which it is received, to a bank account "
+                    "nominated in writing by the Supplier.",
+                    title="Payment",
+                ),
+                C(
+                    "All amounts payable by the Customer under this Agreement are exclusive of value "
+                    "added tax, which shall be payable by the Customer at the applicable rate against "
+                    "receipt of a valid VAT invoice."
+                ),
+                C(
+                    "If the Customer fails to pay any undisputed amount by the due date, the Supplier "
+                    "may charge interest on the overdue amount at the rate of 2 per cent per annum "
+                    "above the Bank of England\u2019s base rate from time to time[^The parties agree "
+                    "that this rate is a substantial remedy for late payment for the purposes of "
+                    "section 8 of the Late Payment of Commercial Debts (Interest) Act 1998.^], from "
+                    "the due date until the date of actual payment.",
+                    title="Late payment",
+                ),
+                C(
+                    "If the Customer disputes any invoice in good faith, it shall notify the Supplier "
+                    "within fifteen Business Days of receipt, and shall pay any undisputed part of "
+                    "the invoice in accordance with clause {cl_charges}.3. The parties shall resolve "
+                    "the dispute in accordance with clause {cl_governing_law}."
+                ),
+                C(
+                    "The Supplier may increase the Charges [@index|once in each contract year, with "
+                    "effect from each anniversary of the Commencement Date, by a percentage not "
+                    "exceeding the percentage increase in the Consumer Prices Index@][^The all-items "
+                    "Consumer Prices Index published by the Office for National Statistics (series "
+                    "D7BT) for the twelve months ending with the most recently published month.^] "
+                    "over the preceding twelve months.",
+                    title="Indexation",
+                ),
+                C(
+                    "The Customer may, without limiting its other rights or remedies, set off any "
+                    "amount owing to it by the Supplier against any amount payable by the Customer to "
+                    "the Supplier under this Agreement.",
+                    title="Set-off",
+                ),
+            ],
+        ),
+        Article(
+            "change",
+            "Change control",
+            [
+                C(
+                    "Either party may request a change to the scope or execution of the Services. "
+                    "Within ten Business Days of a request by the Customer, or together with a "
+                    "request by the Supplier, the Supplier shall provide a written estimate setting "
+                    "out:",
+                    "the likely time required to implement the change;",
+                    "any necessary variations to the Charges arising from the change;",
+                    "the likely effect of the change on the Services and the Service Levels; and",
+                    "any other impact of the change on the terms of this Agreement.",
+                ),
+                C(
+                    "No change shall be binding on either party until it has been recorded in a "
+                    "written change note signed by an authorised signatory of each party."
+                ),
+            ],
+        ),
+        Article(
+            "confidentiality",
+            "Confidentiality",
+            [
+                C(
+                    "Each party undertakes that it shall not at any time during this Agreement, and "
+                    "for a period of five years after its termination or expiry, disclose to any "
+                    "person any Confidential Information of the other party, except as permitted by "
+                    "clause {cl_confidentiality}.2."
+                ),
+                C(
+                    "Each party may disclose the other party\u2019s Confidential Information:",
+                    "to its employees, officers, representatives, subcontractors or advisers who need "
+                    "to know such information for the purposes of exercising the party\u2019s rights "
+                    "or carrying out its obligations under or in connection with this Agreement, "
+                    "provided that the disclosing party ensures that they comply with this clause "
+                    "{cl_confidentiality}; and",
+                    "as may be required by law, a court of competent jurisdiction or any Regulator, "
+                    "and the Customer may in any event disclose this Agreement and any information "
+                    "relating to the Services to a Regulator without notice to the Supplier.",
+                ),
+                C(
+                    "Neither party shall use the other party\u2019s Confidential Information for any "
+                    "purpose other than to exercise its rights and perform its obligations under or "
+                    "in connection with this Agreement."
+                ),
+                C(
+                    "The obligations in this clause {cl_confidentiality} shall not apply to "
+                    "information which the receiving party can demonstrate is or becomes generally "
+                    "available to the public other than through its breach of this Agreement, or was "
+                    "lawfully in its possession free of any obligation of confidence before it was "
+                    "disclosed."
+                ),
+            ],
+        ),
+        Article(
+            "ip",
+            "Intellectual property",
+            [
+                C(
+                    "As between the parties, the Customer shall own all Intellectual Property Rights "
+                    "in the Customer Data. The Supplier shall not acquire any right, title or interest "
+                    "in the Customer Data other than the limited right to use it to provide the "
+                    "Services."
+                ),
+                C(
+                    "The Supplier and its licensors shall retain ownership of all Intellectual "
+                    "Property Rights in the Supplier\u2019s platform, software, methodologies and "
+                    "materials existing at the Commencement Date or developed independently of this "
+                    "Agreement (\u201c**Supplier Materials**\u201d)."
+                ),
+                C(
+                    "The Supplier hereby assigns to the Customer, with full title guarantee and free "
+                    "from all third-party rights, all Intellectual Property Rights in the "
+                    "Deliverables that are created specifically for the Customer, with effect from "
+                    "their creation."
+                ),
+                C(
+                    "The Supplier grants to the Customer and its Affiliates a non-exclusive, "
+                    "royalty-free, worldwide licence during the Term to use the Supplier Materials "
+                    "to the extent necessary to receive and use the Services and the Deliverables."
+                ),
+            ],
+        ),
+        Article(
+            "warranties",
+            "Warranties",
+            [
+                C(
+                    "Each party warrants that:",
+                    "it has full capacity and authority to enter into and to perform this Agreement;",
+                    "this Agreement is executed by its duly authorised representative; and",
+                    "there are no actions, suits or proceedings pending or, to its knowledge, "
+                    "threatened against it that might affect its ability to meet its obligations "
+                    "under this Agreement.",
+                ),
+                C(
+                    "The Supplier warrants that:",
+                    "the Services will be performed with all reasonable skill and care and in "
+                    "accordance with Good Industry Practice;",
+                    "the Deliverables will be free from material defects for a period of ninety "
+                    "days from their acceptance by the Customer;",
+                    "it will not introduce into the Customer\u2019s systems any virus, ransomware or "
+                    "other malicious code; and",
+                    "it holds, and will maintain throughout the Term, all licences, consents and "
+                    "permissions required to provide the Services.",
+                ),
+                C(
+                    "Except as expressly set out in this Agreement, [~all warranties, conditions and "
+                    "other terms implied by statute or common law are, to the fullest extent "
+                    "permitted by law, excluded from this Agreement~]."
+                ),
+            ],
+        ),
+        Article(
+            "liability",
+            "Limitation of liability",
+            [
+                C(
+                    "Nothing in this Agreement limits or excludes either party\u2019s liability for:",
+                    "death or personal injury caused by its negligence;",
+                    "fraud or fraudulent misrepresentation;",
+                    "breach of the terms implied by section 2 of the Supply of Goods and Services "
+                    "Act 1982; or",
+                    "any other liability which cannot be limited or excluded by Applicable Law.",
+                ),
+                C(
+                    "Subject to clause {cl_liability}.1, neither party shall be liable to the other, "
+                    "whether in contract, tort (including negligence), breach of statutory duty or "
+                    "otherwise, for any:",
+                    "loss of profits;",
+                    "loss of sales or business;",
+                    "loss of agreements or contracts;",
+                    "loss of anticipated savings;",
+                    "loss of or damage to goodwill; or",
+                    "indirect or consequential loss.",
+                ),
+                C(
+                    "Subject to clause {cl_liability}.1, each party\u2019s total aggregate liability "
+                    "arising under or in connection with this Agreement in each contract year shall "
+                    "be limited to [@cap|[-100-][+150+] per cent of the total Charges paid or payable "
+                    "in that contract year@]."
+                ),
+                C(
+                    "The Supplier\u2019s liability for Service Credits shall count towards, and shall "
+                    "not be in addition to, the limit in clause {cl_liability}.3."
+                ),
+                C(
+                    "Notwithstanding clause {cl_liability}.2, the following losses shall be "
+                    "recoverable by the Customer as direct losses: the costs of recreating or "
+                    "reloading any lost or corrupted Customer Data, regulatory fines and penalties "
+                    "to the extent lawfully recoverable, and the reasonable additional costs of "
+                    "procuring replacement services for the remainder of the Term.",
+                    inserted=True,
+                ),
+            ],
+        ),
+        Article(
+            "indemnities",
+            "Indemnities",
+            [
+                C(
+                    "The Supplier shall indemnify the Customer and its Affiliates against all "
+                    "liabilities, costs, expenses, damages and losses (including reasonable legal "
+                    "fees) suffered or incurred by them arising out of or in connection with any "
+                    "claim that the receipt or use of the Services or Deliverables infringes the "
+                    "Intellectual Property Rights of a third party (an \u201c**IPR Claim**\u201d)."
+                ),
+                C(
+                    "If any IPR Claim is made, or in the Supplier\u2019s reasonable opinion is likely "
+                    "to be made, the Supplier shall at its own cost:",
+                    "procure for the Customer the right to continue to use the affected Services or "
+                    "Deliverables; or",
+                    "modify or replace them so that they become non-infringing without any reduction "
+                    "in functionality or performance.",
+                ),
+                C(
+                    "The indemnified party shall:",
+                    "give the indemnifying party prompt written notice of the claim;",
+                    "allow the indemnifying party to conduct all negotiations and proceedings, "
+                    "subject to the Customer\u2019s right to approve any communication with a "
+                    "Regulator; and",
+                    "not make any admission relating to the claim without the indemnifying "
+                    "party\u2019s prior written consent, not to be unreasonably withheld.",
+                ),
+            ],
+        ),
+        Article(
+            "data_protection",
+            "Data protection",
+            [
+                C(
+                    "Both parties shall comply with all applicable requirements of the Data "
+                    "Protection Legislation. This clause {cl_data_protection} is in addition to, and "
+                    "does not relieve, remove or replace, a party\u2019s obligations under the Data "
+                    "Protection Legislation."
+                ),
+                C(
+                    "The parties acknowledge that, for the purposes of the Data Protection "
+                    "Legislation, the Customer is the Controller and the Supplier is the Processor "
+                    "of the Personal Data processed in the course of the Services."
+                ),
+                C(
+                    "The Supplier shall, in relation to any Personal Data processed in connection "
+                    "with this Agreement:",
+                    "process that Personal Data only on the documented written instructions of the "
+                    "Customer, unless required to do otherwise by Applicable Law;",
+                    "ensure that it has in place appropriate technical and organisational measures "
+                    "to protect against unauthorised or unlawful processing of, and against "
+                    "accidental loss, destruction or damage to, the Personal Data;",
+                    "ensure that all Supplier Personnel who have access to the Personal Data are "
+                    "obliged to keep it confidential;",
+                    "not transfer any Personal Data outside the United Kingdom unless the prior "
+                    "written consent of the Customer has been obtained and the transfer is made "
+                    "under appropriate safeguards[^For a restricted transfer, the International Data "
+                    "Transfer Agreement or the UK Addendum to the EU standard contractual clauses "
+                    "issued under section 119A of the Data Protection Act 2018.^];",
+                    "assist the Customer in responding to any request from a Data Subject and in "
+                    "ensuring compliance with its obligations with respect to security, breach "
+                    "notifications, impact assessments and consultations with Regulators;",
+                    "notify the Customer without undue delay, and in any event within "
+                    "[@breach|[-48-][+24+] hours@], on becoming aware of a Personal Data Breach;",
+                    "at the written direction of the Customer, delete or return the Personal Data "
+                    "and copies of it on termination of this Agreement; and",
+                    "maintain complete and accurate records to demonstrate its compliance with this "
+                    "clause {cl_data_protection} and allow for audits by the Customer or its "
+                    "designated auditor.",
+                ),
+                C(
+                    "The Supplier shall not appoint any sub-processor without the prior written "
+                    "consent of the Customer, and shall ensure that each sub-processor is bound by "
+                    "written terms that are substantially similar to those set out in this clause "
+                    "{cl_data_protection}."
+                ),
+            ],
+        ),
+        Article(
+            "termination",
+            "Termination",
+            [
+                C(
+                    "Without affecting any other right or remedy available to it, either party may "
+                    "terminate this Agreement with immediate effect by giving written notice to the "
+                    "other party if:",
+                    "the other party commits a material breach of this Agreement which is "
+                    "irremediable or, if remediable, which it fails to remedy within thirty days "
+                    "after being notified in writing to do so;",
+                    (
+                        "the other party:",
+                        [
+                            "suspends, or threatens to suspend, payment of its debts;",
+                            "is unable to pay its debts as they fall due within the meaning of section "
+                            "123 of the Insolvency Act 1986;",
+                            "commences negotiations with all or any class of its creditors with a view "
+                            "to rescheduling any of its debts; or",
+                            "has an administrator, receiver or liquidator appointed over it or over "
+                            "any of its assets;",
+                        ],
+                    ),
+                    "the other party suspends or ceases, or threatens to suspend or cease, carrying "
+                    "on all or a substantial part of its business.",
+                ),
+                C(
+                    "The Customer may terminate this Agreement, or any Statement of Work, for "
+                    "convenience at any time by giving the Supplier not less than [-180-][+90+] "
+                    "days\u2019 written notice."
+                ),
+                C(
+                    "The Customer may terminate this Agreement by written notice with effect from "
+                    "the date specified in the notice if it is required to do so by a Regulator."
+                ),
+                C(
+                    "On termination or expiry of this Agreement:",
+                    "the Supplier shall return or destroy all Customer Data in accordance with "
+                    "clause {cl_data_protection}.3;",
+                    "the accrued rights and remedies of the parties as at termination shall not be "
+                    "affected; and",
+                    "any provision of this Agreement that expressly or by implication is intended to "
+                    "come into or continue in force on or after termination shall remain in full "
+                    "force and effect.",
+                ),
+            ],
+        ),
+        Article(
+            "force_majeure",
+            "Force majeure",
+            [
+                C(
+                    "Neither party shall be in breach of this Agreement nor liable for delay in "
+                    "performing, or failure to perform, any of its obligations if such delay or "
+                    "failure results from events, circumstances or causes beyond its reasonable "
+                    "control, provided that the Supplier shall not be entitled to rely on this clause "
+                    "to the extent that the event would have been prevented or mitigated by the "
+                    "proper operation of its business continuity arrangements."
+                ),
+                C(
+                    "If the period of delay or non-performance continues for sixty days, the party "
+                    "not affected may terminate this Agreement by giving thirty days\u2019 written "
+                    "notice to the affected party."
+                ),
+            ],
+        ),
+        Article(
+            "notices",
+            "Notices",
+            [
+                C(
+                    "Any notice given to a party under or in connection with this Agreement shall be "
+                    "in writing and shall be delivered by hand or by pre-paid first-class post or "
+                    "other next working day delivery service at its registered office, or sent by "
+                    "email to the address notified by that party for the purpose."
+                ),
+                C(
+                    "Any notice shall be deemed to have been received:",
+                    "if delivered by hand, at the time the notice is left at the proper address;",
+                    "if sent by pre-paid first-class post or other next working day delivery "
+                    "service, at 9.00 am on the second Business Day after posting; or",
+                    "if sent by email, at the time of transmission or, if this time falls outside "
+                    "business hours in the place of receipt, when business hours resume.",
+                ),
+                C(
+                    "This clause {cl_notices} does not apply to the service of any proceedings or "
+                    "other documents in any legal action or other method of dispute resolution."
+                ),
+            ],
+        ),
+        Article(
+            "general",
+            "General",
+            [
+                C(
+                    "Neither party shall assign, transfer, mortgage, charge, subcontract, delegate, "
+                    "declare a trust over or deal in any other manner with any of its rights and "
+                    "obligations under this Agreement without the prior written consent of the "
+                    "other party, save that the Customer may assign this Agreement to any of its "
+                    "Affiliates.",
+                    title="Assignment",
+                ),
+                C(
+                    "This Agreement constitutes the entire agreement between the parties and "
+                    "supersedes and extinguishes all previous agreements, promises, assurances, "
+                    "warranties, representations and understandings between them, whether written "
+                    "or oral, relating to its subject matter.",
+                    title="Entire agreement",
+                ),
+                C(
+                    "No variation of this Agreement shall be effective unless it is in writing and "
+                    "signed by the parties or their authorised representatives.",
+                    title="Variation",
+                ),
+                C(
+                    "A failure or delay by a party to exercise any right or remedy provided under "
+                    "this Agreement or by law shall not constitute a waiver of that or any other "
+                    "right or remedy.",
+                    title="Waiver",
+                ),
+                C(
+                    "If any provision or part-provision of this Agreement is or becomes invalid, "
+                    "illegal or unenforceable, it shall be deemed modified to the minimum extent "
+                    "necessary to make it valid, legal and enforceable.",
+                    title="Severance",
+                ),
+                C(
+                    "Unless it expressly states otherwise, this Agreement does not give rise to any "
+                    "rights under the Contracts (Rights of Third Parties) Act 1999 to enforce any "
+                    "term of this Agreement, save that each Affiliate of the Customer may enforce "
+                    "clause {cl_indemnities}.",
+                    title="Third party rights",
+                ),
+                C(
+                    "This Agreement may be executed in any number of counterparts, each of which "
+                    "when executed shall constitute a duplicate original, but all the counterparts "
+                    "shall together constitute the one agreement.",
+                    title="Counterparts",
+                ),
+            ],
+        ),
+        Article(
+            "governing_law",
+            "Governing law and jurisdiction",
+            [
+                C(
+                    "This Agreement and any dispute or claim (including non-contractual disputes or "
+                    "claims) arising out of or in connection with it or its subject matter or "
+                    "formation shall be governed by and construed in accordance with the law of "
+                    "England and Wales."
+                ),
+                C(
+                    "Each party irrevocably agrees that the courts of England and Wales shall have "
+                    "exclusive jurisdiction to settle any dispute or claim arising out of or in "
+                    "connection with this Agreement or its subject matter or formation."
+                ),
+            ],
+        ),
     ]
 
 
 def base_threads() -> dict[str, Thread]:
     """The comment threads anchored in the core articles (scale 1 shows exactly these)."""
     return {
-        "cap": Thread([
-            CommentEntry(COUNSEL, "The Bank cannot accept a single cap. We require a separate "
-                         "cap of \u00a35,000,000 for breaches of clause {cl_confidentiality} "
-                         "(Confidentiality) and clause {cl_data_protection} (Data protection), "
-                         "in line with the Bank\u2019s outsourcing policy."),
-            CommentEntry(SUPPLIER_COUNSEL, "Northwind can consider a separate cap for data "
-                         "protection breaches only, at \u00a32,500,000, subject to confirmation "
-                         "from our insurers. 150 per cent of annual Charges is otherwise "
-                         "agreed."),
-        ]),
-        "bday": Thread([
-            CommentEntry(COUNSEL, "Should Scottish bank holidays be excluded as well? The "
-                         "Edinburgh operations team will be a user of the Services."),
-        ], resolved=True),
-        "index": Thread([
-            CommentEntry(COUNSEL, "Uncapped CPI indexation is not acceptable to the Bank. "
-                         "Please cap any increase at 3 per cent in any contract year."),
-        ]),
-        "breach": Thread([
-            CommentEntry(SUPPLIER_COUNSEL, "24 hours from awareness is not achievable where a "
-                         "sub-processor is involved. We propose an initial notification within "
-                         "24 hours and a full report within 72 hours."),
-        ]),
+        "cap": Thread(
+            [
+                CommentEntry(
+                    COUNSEL,
+                    "The Bank cannot accept a single cap. We require a separate "
+                    "cap of \u00a35,000,000 for breaches of clause {cl_confidentiality} "
+                    "(Confidentiality) and clause {cl_data_protection} (Data protection), "
+                    "in line with the Bank\u2019s outsourcing policy.",
+                ),
+                CommentEntry(
+                    SUPPLIER_COUNSEL,
+                    "Northwind can consider a separate cap for data "
+                    "protection breaches only, at \u00a32,500,000, subject to confirmation "
+                    "from our insurers. 150 per cent of annual Charges is otherwise "
+                    "agreed.",
+                ),
+            ]
+        ),
+        "bday": Thread(
+            [
+                CommentEntry(
+                    COUNSEL,
+                    "Should Scottish bank holidays be excluded as well? The "
+                    "Edinburgh operations team will be a user of the Services.",
+                ),
+            ],
+            resolved=True,
+        ),
+        "index": Thread(
+            [
+                CommentEntry(
+                    COUNSEL,
+                    "Uncapped CPI indexation is not acceptable to the Bank. "
+                    "Please cap any increase at 3 per cent in any contract year.",
+                ),
+            ]
+        ),
+        "breach": Thread(
+            [
+                CommentEntry(
+                    SUPPLIER_COUNSEL,
+                    "24 hours from awareness is not achievable where a "
+                    "sub-processor is involved. We propose an initial notification within "
+                    "24 hours and a full report within 72 hours.",
+                ),
+            ]
+        ),
     }
 
 
@@ -1164,151 +1497,240 @@ def extended_articles() -> dict[str, list[Article]]:
     """
     return {
         "services": [
-            Article("personnel", "Supplier Personnel and key personnel", [
-                C("The Supplier shall ensure that each individual identified as key personnel "
-                  "in {sch_governance} (\u201c**Key Personnel**\u201d) is engaged in the "
-                  "provision of the Services for the periods and at the levels of commitment "
-                  "set out there."),
-                C("The Supplier shall not remove or replace any Key Personnel without the "
-                  "prior written consent of the Customer, except in the case of death, serious "
-                  "illness, parental leave, resignation or dismissal for cause, in which case "
-                  "the Supplier shall promptly propose a replacement of equivalent seniority "
-                  "and experience for the Customer\u2019s approval."),
-                C("The Supplier shall carry out the screening checks described in "
-                  "{sch_security} on all Supplier Personnel before they are given access to "
-                  "the Customer\u2019s premises, systems or Customer Data, and shall repeat "
-                  "those checks at the intervals required by the Customer\u2019s vetting "
-                  "standard.",
-                  "identity and right-to-work verification;",
-                  "a basic criminal record disclosure;",
-                  "a credit and directorship search; and",
-                  "verification of employment history for the previous three years."),
-                C("The Customer may, on reasonable grounds, require the Supplier to remove any "
-                  "individual from the provision of the Services, and the Supplier shall "
-                  "comply promptly and provide a suitably qualified replacement."),
-            ]),
+            Article(
+                "personnel",
+                "Supplier Personnel and key personnel",
+                [
+                    C(
+                        "The Supplier shall ensure that each individual identified as key personnel "
+                        "in {sch_governance} (\u201c**Key Personnel**\u201d) is engaged in the "
+                        "provision of the Services for the periods and at the levels of commitment "
+                        "set out there."
+                    ),
+                    C(
+                        "The Supplier shall not remove or replace any Key Personnel without the "
+                        "prior written consent of the Customer, except in the case of death, serious "
+                        "illness, parental leave, resignation or dismissal for cause, in which case "
+                        "the Supplier shall promptly propose a replacement of equivalent seniority "
+                        "and experience for the Customer\u2019s approval."
+                    ),
+                    C(
+                        "The Supplier shall carry out the screening checks described in "
+                        "{sch_security} on all Supplier Personnel before they are given access to "
+                        "the Customer\u2019s premises, systems or Customer Data, and shall repeat "
+                        "those checks at the intervals required by the Customer\u2019s vetting "
+                        "standard.",
+                        "identity and right-to-work verification;",
+                        "a basic criminal record disclosure;",
+                        "a credit and directorship search; and",
+                        "verification of employment history for the previous three years.",
+                    ),
+                    C(
+                        "The Customer may, on reasonable grounds, require the Supplier to remove any "
+                        "individual from the provision of the Services, and the Supplier shall "
+                        "comply promptly and provide a suitably qualified replacement."
+                    ),
+                ],
+            ),
         ],
         "data_protection": [
-            Article("security", "Information security", [
-                C("The Supplier shall comply with the security requirements set out in "
-                  "{sch_security} and shall maintain an information security management "
-                  "system certified to ISO/IEC 27001 throughout the Term."),
-                C("The Supplier shall notify the Customer without undue delay, and in any event "
-                  "within four hours, on becoming aware of any actual or suspected security "
-                  "incident affecting the Services, the Customer Data or any system used to "
-                  "provide the Services, and shall:",
-                  "take all steps necessary to contain and remedy the incident;",
-                  "provide the Customer with such information as it reasonably requests; and",
-                  "co-operate with any investigation by the Customer or a Regulator."),
-                C("The Supplier shall permit the Customer, at least once in each contract year "
-                  "and in any event following a security incident, to carry out or commission "
-                  "penetration testing of the systems used to provide the Services, on "
-                  "reasonable notice and at times agreed with the Supplier."),
-            ]),
-            Article("audit", "Audit and regulatory access", [
-                C("The Supplier shall grant to the Customer, its internal and external auditors "
-                  "and each Regulator full and unrestricted access to:",
-                  "the Supplier\u2019s premises, personnel and systems used in connection with "
-                  "the Services;",
-                  "all data, records and documents relating to the Services; and",
-                  "the Supplier\u2019s external auditors,",
-                  title="Access"),
-                C("Access by a Regulator shall not be conditional on prior notice or limited in "
-                  "frequency, and the Supplier shall co-operate fully with each Regulator in "
-                  "the exercise of its supervisory powers."),
-                C("Audits by the Customer shall be conducted on not less than ten Business "
-                  "Days\u2019 notice (save where the audit follows a material breach, a security "
-                  "incident or a request from a Regulator) and no more than once in any contract "
-                  "year, and the Customer shall use reasonable endeavours to minimise disruption "
-                  "to the Supplier\u2019s business."),
-                C("If an audit reveals that the Supplier has overcharged the Customer by more "
-                  "than five per cent in any period, the Supplier shall repay the overcharge "
-                  "with interest and reimburse the Customer\u2019s reasonable costs of the audit."),
-            ]),
-            Article("bcdr", "Business continuity and disaster recovery", [
-                C("The Supplier shall maintain a business continuity and disaster recovery plan "
-                  "for the Services (the \u201c**BCDR Plan**\u201d) that is consistent with Good "
-                  "Industry Practice and enables the Supplier to restore each important "
-                  "business service within the impact tolerance notified by the Customer."),
-                C("The Supplier shall test the BCDR Plan at least once in every contract year, "
-                  "shall invite the Customer to attend each test and shall provide a written "
-                  "report of the results, including any remedial actions, within ten Business "
-                  "Days of the test."),
-                C("On the occurrence of a disaster, the Supplier shall immediately invoke the "
-                  "BCDR Plan and shall keep the Customer informed of progress at the intervals "
-                  "set out in the BCDR Plan."),
-            ]),
+            Article(
+                "security",
+                "Information security",
+                [
+                    C(
+                        "The Supplier shall comply with the security requirements set out in "
+                        "{sch_security} and shall maintain an information security management "
+                        "system certified to ISO/IEC 27001 throughout the Term."
+                    ),
+                    C(
+                        "The Supplier shall notify the Customer without undue delay, and in any event "
+                        "within four hours, on becoming aware of any actual or suspected security "
+                        "incident affecting the Services, the Customer Data or any system used to "
+                        "provide the Services, and shall:",
+                        "take all steps necessary to contain and remedy the incident;",
+                        "provide the Customer with such information as it reasonably requests; and",
+                        "co-operate with any investigation by the Customer or a Regulator.",
+                    ),
+                    C(
+                        "The Supplier shall permit the Customer, at least once in each contract year "
+                        "and in any event following a security incident, to carry out or commission "
+                        "penetration testing of the systems used to provide the Services, on "
+                        "reasonable notice and at times agreed with the Supplier."
+                    ),
+                ],
+            ),
+            Article(
+                "audit",
+                "Audit and regulatory access",
+                [
+                    C(
+                        "The Supplier shall grant to the Customer, its internal and external auditors "
+                        "and each Regulator full and unrestricted access to:",
+                        "the Supplier\u2019s premises, personnel and systems used in connection with "
+                        "the Services;",
+                        "all data, records and documents relating to the Services; and",
+                        "the Supplier\u2019s external auditors,",
+                        title="Access",
+                    ),
+                    C(
+                        "Access by a Regulator shall not be conditional on prior notice or limited in "
+                        "frequency, and the Supplier shall co-operate fully with each Regulator in "
+                        "the exercise of its supervisory powers."
+                    ),
+                    C(
+                        "Audits by the Customer shall be conducted on not less than ten Business "
+                        "Days\u2019 notice (save where the audit follows a material breach, a security "
+                        "incident or a request from a Regulator) and no more than once in any contract "
+                        "year, and the Customer shall use reasonable endeavours to minimise disruption "
+                        "to the Supplier\u2019s business."
+                    ),
+                    C(
+                        "If an audit reveals that the Supplier has overcharged the Customer by more "
+                        "than five per cent in any period, the Supplier shall repay the overcharge "
+                        "with interest and reimburse the Customer\u2019s reasonable costs of the audit."
+                    ),
+                ],
+            ),
+            Article(
+                "bcdr",
+                "Business continuity and disaster recovery",
+                [
+                    C(
+                        "The Supplier shall maintain a business continuity and disaster recovery plan "
+                        "for the Services (the \u201c**BCDR Plan**\u201d) that is consistent with Good "
+                        "Industry Practice and enables the Supplier to restore each important "
+                        "business service within the impact tolerance notified by the Customer."
+                    ),
+                    C(
+                        "The Supplier shall test the BCDR Plan at least once in every contract year, "
+                        "shall invite the Customer to attend each test and shall provide a written "
+                        "report of the results, including any remedial actions, within ten Business "
+                        "Days of the test."
+                    ),
+                    C(
+                        "On the occurrence of a disaster, the Supplier shall immediately invoke the "
+                        "BCDR Plan and shall keep the Customer informed of progress at the intervals "
+                        "set out in the BCDR Plan."
+                    ),
+                ],
+            ),
         ],
         "indemnities": [
-            Article("insurance", "Insurance", [
-                C("The Supplier shall maintain in force, with a reputable insurance company, "
-                  "the following insurances during the Term and for six years after it:",
-                  "professional indemnity insurance of not less than \u00a310,000,000 for each "
-                  "claim;",
-                  "cyber liability insurance of not less than \u00a310,000,000 in the "
-                  "aggregate;",
-                  "public liability insurance of not less than \u00a35,000,000 for each claim; "
-                  "and",
-                  "employer\u2019s liability insurance as required by Applicable Law."),
-                C("The Supplier shall, on request, provide the Customer with copies of the "
-                  "insurance certificates and evidence that the premiums have been paid."),
-            ]),
+            Article(
+                "insurance",
+                "Insurance",
+                [
+                    C(
+                        "The Supplier shall maintain in force, with a reputable insurance company, "
+                        "the following insurances during the Term and for six years after it:",
+                        "professional indemnity insurance of not less than \u00a310,000,000 for each claim;",
+                        "cyber liability insurance of not less than \u00a310,000,000 in the aggregate;",
+                        "public liability insurance of not less than \u00a35,000,000 for each claim; and",
+                        "employer\u2019s liability insurance as required by Applicable Law.",
+                    ),
+                    C(
+                        "The Supplier shall, on request, provide the Customer with copies of the "
+                        "insurance certificates and evidence that the premiums have been paid."
+                    ),
+                ],
+            ),
         ],
         "termination": [
-            Article("exit", "Exit management", [
-                C("The Supplier shall maintain an exit plan complying with {sch_exit} and shall "
-                  "update it at least once in each contract year."),
-                C("During the exit period the Supplier shall continue to provide the Services "
-                  "and shall provide the exit assistance described in {sch_exit}, so as to "
-                  "ensure an orderly transfer of the Services to the Customer or a replacement "
-                  "supplier without disruption to the Customer\u2019s business."),
-                C("The Supplier shall not make any change to the Services, the Supplier "
-                  "Personnel or the systems used to provide the Services during the exit "
-                  "period which would be likely to impede the transfer of the Services."),
-            ]),
-            Article("step_in", "Step-in rights", [
-                C("If the Supplier commits a material breach, a Regulator requires the Customer "
-                  "to do so, or a disaster occurs which the Supplier fails to remedy in "
-                  "accordance with the BCDR Plan, the Customer may take action itself, or "
-                  "appoint a third party to take action, to perform the affected Services "
-                  "(\u201c**Step-In**\u201d)."),
-                C("During Step-In the Supplier shall co-operate fully with the Customer and any "
-                  "third party, shall provide access to the relevant systems, data and "
-                  "personnel, and shall not be entitled to the Charges for the affected "
-                  "Services to the extent they are performed by the Customer or the third "
-                  "party."),
-            ]),
+            Article(
+                "exit",
+                "Exit management",
+                [
+                    C(
+                        "The Supplier shall maintain an exit plan complying with {sch_exit} and shall "
+                        "update it at least once in each contract year."
+                    ),
+                    C(
+                        "During the exit period the Supplier shall continue to provide the Services "
+                        "and shall provide the exit assistance described in {sch_exit}, so as to "
+                        "ensure an orderly transfer of the Services to the Customer or a replacement "
+                        "supplier without disruption to the Customer\u2019s business."
+                    ),
+                    C(
+                        "The Supplier shall not make any change to the Services, the Supplier "
+                        "Personnel or the systems used to provide the Services during the exit "
+                        "period which would be likely to impede the transfer of the Services."
+                    ),
+                ],
+            ),
+            Article(
+                "step_in",
+                "Step-in rights",
+                [
+                    C(
+                        "If the Supplier commits a material breach, a Regulator requires the Customer "
+                        "to do so, or a disaster occurs which the Supplier fails to remedy in "
+                        "accordance with the BCDR Plan, the Customer may take action itself, or "
+                        "appoint a third party to take action, to perform the affected Services "
+                        "(\u201c**Step-In**\u201d)."
+                    ),
+                    C(
+                        "During Step-In the Supplier shall co-operate fully with the Customer and any "
+                        "third party, shall provide access to the relevant systems, data and "
+                        "personnel, and shall not be entitled to the Charges for the affected "
+                        "Services to the extent they are performed by the Customer or the third "
+                        "party."
+                    ),
+                ],
+            ),
         ],
         "force_majeure": [
-            Article("compliance", "Anti-bribery, anti-slavery and sanctions", [
-                C("The Supplier shall comply with all Applicable Law relating to anti-bribery "
-                  "and anti-corruption, including the Bribery Act 2010, and shall maintain "
-                  "adequate procedures designed to prevent any person associated with it "
-                  "from bribing another person."),
-                C("The Supplier shall comply with the Modern Slavery Act 2015 and shall publish "
-                  "an annual slavery and human trafficking statement where required to do so."),
-                C("The Supplier represents that neither it nor any of its Affiliates, directors "
-                  "or Supplier Personnel is a person subject to any sanctions administered by "
-                  "HM Treasury\u2019s Office of Financial Sanctions Implementation, the United "
-                  "Nations, the European Union or the United States, and shall notify the "
-                  "Customer immediately if that representation ceases to be true."),
-            ]),
-            Article("disputes", "Dispute resolution", [
-                C("If a dispute arises out of or in connection with this Agreement, the "
-                  "contract managers of the parties shall, within ten Business Days of a "
-                  "written request from either party, meet in good faith to resolve it."),
-                C("If the contract managers are unable to resolve the dispute within twenty "
-                  "Business Days, it shall be referred to the chief operating officer of the "
-                  "Supplier and the chief operating officer of the Customer\u2019s relevant "
-                  "division, who shall meet within ten Business Days to attempt to resolve it."),
-                C("If the dispute is not resolved at that meeting, the parties shall attempt to "
-                  "settle it by mediation in accordance with the model mediation procedure of "
-                  "the Centre for Effective Dispute Resolution, and either party may commence "
-                  "proceedings under clause {cl_governing_law} if the dispute is not settled "
-                  "within thirty days of the appointment of the mediator."),
-                C("Nothing in this clause {cl_disputes} shall prevent either party from seeking "
-                  "urgent injunctive or other interim relief from the courts."),
-            ]),
+            Article(
+                "compliance",
+                "Anti-bribery, anti-slavery and sanctions",
+                [
+                    C(
+                        "The Supplier shall comply with all Applicable Law relating to anti-bribery "
+                        "and anti-corruption, including the Bribery Act 2010, and shall maintain "
+                        "adequate procedures designed to prevent any person associated with it "
+                        "from bribing another person."
+                    ),
+                    C(
+                        "The Supplier shall comply with the Modern Slavery Act 2015 and shall publish "
+                        "an annual slavery and human trafficking statement where required to do so."
+                    ),
+                    C(
+                        "The Supplier represents that neither it nor any of its Affiliates, directors "
+                        "or Supplier Personnel is a person subject to any sanctions administered by "
+                        "HM Treasury\u2019s Office of Financial Sanctions Implementation, the United "
+                        "Nations, the European Union or the United States, and shall notify the "
+                        "Customer immediately if that representation ceases to be true."
+                    ),
+                ],
+            ),
+            Article(
+                "disputes",
+                "Dispute resolution",
+                [
+                    C(
+                        "If a dispute arises out of or in connection with this Agreement, the "
+                        "contract managers of the parties shall, within ten Business Days of a "
+                        "written request from either party, meet in good faith to resolve it."
+                    ),
+                    C(
+                        "If the contract managers are unable to resolve the dispute within twenty "
+                        "Business Days, it shall be referred to the chief operating officer of the "
+                        "Supplier and the chief operating officer of the Customer\u2019s relevant "
+                        "division, who shall meet within ten Business Days to attempt to resolve it."
+                    ),
+                    C(
+                        "If the dispute is not resolved at that meeting, the parties shall attempt to "
+                        "settle it by mediation in accordance with the model mediation procedure of "
+                        "the Centre for Effective Dispute Resolution, and either party may commence "
+                        "proceedings under clause {cl_governing_law} if the dispute is not settled "
+                        "within thirty days of the appointment of the mediator."
+                    ),
+                    C(
+                        "Nothing in this clause {cl_disputes} shall prevent either party from seeking "
+                        "urgent injunctive or other interim relief from the courts."
+                    ),
+                ],
+            ),
         ],
     }
 
@@ -1317,82 +1739,160 @@ def extended_articles() -> dict[str, list[Article]]:
 
 #: (domain, Customer function served, what the service is for)
 DOMAINS = [
-    ("Transaction Monitoring", "Financial Crime Compliance",
-     "identify patterns of account activity that may indicate money laundering or terrorist "
-     "financing and route them to the Customer\u2019s investigators for review"),
-    ("Regulatory Reporting", "Finance",
-     "produce validated data sets from which the Customer prepares its prudential returns to "
-     "the Prudential Regulation Authority"),
-    ("Sanctions Screening", "Financial Crime Compliance",
-     "screen customers and payments against the sanctions lists the Customer is required to "
-     "observe and escalate potential matches for decision"),
-    ("Credit Risk Scoring", "Retail Credit Risk",
-     "score applications for unsecured lending against the Customer\u2019s approved credit "
-     "policy and provide the explanatory factors behind each decision"),
-    ("Collections Analytics", "Retail Collections and Recoveries",
-     "prioritise customers in arrears for contact and identify those who may need forbearance "
-     "or specialist support"),
-    ("Liquidity Risk", "Treasury",
-     "calculate intraday and end-of-day liquidity positions and the metrics used in the "
-     "Customer\u2019s internal liquidity adequacy assessment"),
-    ("Fraud Detection", "Fraud Operations",
-     "score card and faster payments transactions for fraud risk in near real time and "
-     "support the investigation of confirmed fraud cases"),
-    ("Complaints Analytics", "Customer Operations",
-     "classify customer complaints by root cause and detect emerging themes that may indicate "
-     "customer harm"),
-    ("Mortgage Affordability", "Mortgages",
-     "assess the affordability of mortgage applications under stressed interest rate "
-     "scenarios in accordance with the Customer\u2019s lending policy"),
-    ("SME Lending Insights", "Business Banking",
-     "analyse the transactional behaviour of small business customers to support credit "
-     "limit reviews and early-warning monitoring"),
-    ("Payments Data Quality", "Payments",
-     "measure the completeness and accuracy of payment messages and identify the upstream "
-     "systems responsible for data defects"),
-    ("Model Risk Monitoring", "Model Risk Management",
-     "monitor the performance, stability and fairness of the Customer\u2019s production models "
-     "against the thresholds in its model risk policy"),
-    ("Climate Risk Analytics", "Sustainability",
-     "estimate the physical and transition climate risk of the Customer\u2019s lending "
-     "portfolios for its climate disclosures and scenario analysis"),
-    ("Consumer Duty Outcomes Monitoring", "Conduct Risk",
-     "measure the outcomes experienced by retail customers across products and channels and "
-     "flag differences in outcomes between groups of customers"),
-    ("Operational Resilience Mapping", "Operational Risk",
-     "map the people, processes, technology and third parties supporting each important "
-     "business service and track impact tolerance testing"),
-    ("Capital Planning", "Finance",
-     "project risk-weighted assets and capital ratios under the Customer\u2019s base and "
-     "stress scenarios for its capital planning process"),
-    ("Deposit Pricing", "Retail Savings",
-     "model the price sensitivity of savings balances and support the Customer\u2019s fair "
-     "value assessments for savings products"),
-    ("Card Spend Analytics", "Cards",
-     "analyse card spending patterns to support credit line management and the detection of "
-     "financial difficulty"),
-    ("Vulnerable Customer Identification", "Customer Operations",
-     "identify characteristics of vulnerability from servicing data so that customers can be "
-     "offered appropriate support"),
-    ("Trade Surveillance", "Markets Compliance",
-     "detect potential market abuse in the Customer\u2019s trading activity and produce alerts "
-     "for review by the surveillance team"),
-    ("Third-Party Risk Monitoring", "Procurement",
-     "monitor the financial health, cyber posture and concentration risk of the Customer\u2019s "
-     "material suppliers"),
-    ("Branch Network Planning", "Retail Distribution",
-     "analyse branch footfall, digital adoption and local demographics to inform decisions on "
-     "the Customer\u2019s branch network"),
-    ("Customer Due Diligence", "Financial Crime Compliance",
-     "risk-rate customers at onboarding and periodically thereafter and identify files "
-     "requiring enhanced due diligence"),
-    ("Market Risk Aggregation", "Markets Risk",
-     "aggregate positions and sensitivities across trading books and calculate the market "
-     "risk measures reported to the Customer\u2019s risk committee"),
+    (
+        "Transaction Monitoring",
+        "Financial Crime Compliance",
+        "identify patterns of account activity that may indicate money laundering or terrorist "
+        "financing and route them to the Customer\u2019s investigators for review",
+    ),
+    (
+        "Regulatory Reporting",
+        "Finance",
+        "produce validated data sets from which the Customer prepares its prudential returns to "
+        "the Prudential Regulation Authority",
+    ),
+    (
+        "Sanctions Screening",
+        "Financial Crime Compliance",
+        "screen customers and payments against the sanctions lists the Customer is required to "
+        "observe and escalate potential matches for decision",
+    ),
+    (
+        "Credit Risk Scoring",
+        "Retail Credit Risk",
+        "score applications for unsecured lending against the Customer\u2019s approved credit "
+        "policy and provide the explanatory factors behind each decision",
+    ),
+    (
+        "Collections Analytics",
+        "Retail Collections and Recoveries",
+        "prioritise customers in arrears for contact and identify those who may need forbearance "
+        "or specialist support",
+    ),
+    (
+        "Liquidity Risk",
+        "Treasury",
+        "calculate intraday and end-of-day liquidity positions and the metrics used in the "
+        "Customer\u2019s internal liquidity adequacy assessment",
+    ),
+    (
+        "Fraud Detection",
+        "Fraud Operations",
+        "score card and faster payments transactions for fraud risk in near real time and "
+        "support the investigation of confirmed fraud cases",
+    ),
+    (
+        "Complaints Analytics",
+        "Customer Operations",
+        "classify customer complaints by root cause and detect emerging themes that may indicate "
+        "customer harm",
+    ),
+    (
+        "Mortgage Affordability",
+        "Mortgages",
+        "assess the affordability of mortgage applications under stressed interest rate "
+        "scenarios in accordance with the Customer\u2019s lending policy",
+    ),
+    (
+        "SME Lending Insights",
+        "Business Banking",
+        "analyse the transactional behaviour of small business customers to support credit "
+        "limit reviews and early-warning monitoring",
+    ),
+    (
+        "Payments Data Quality",
+        "Payments",
+        "measure the completeness and accuracy of payment messages and identify the upstream "
+        "systems responsible for data defects",
+    ),
+    (
+        "Model Risk Monitoring",
+        "Model Risk Management",
+        "monitor the performance, stability and fairness of the Customer\u2019s production models "
+        "against the thresholds in its model risk policy",
+    ),
+    (
+        "Climate Risk Analytics",
+        "Sustainability",
+        "estimate the physical and transition climate risk of the Customer\u2019s lending "
+        "portfolios for its climate disclosures and scenario analysis",
+    ),
+    (
+        "Consumer Duty Outcomes Monitoring",
+        "Conduct Risk",
+        "measure the outcomes experienced by retail customers across products and channels and "
+        "flag differences in outcomes between groups of customers",
+    ),
+    (
+        "Operational Resilience Mapping",
+        "Operational Risk",
+        "map the people, processes, technology and third parties supporting each important "
+        "business service and track impact tolerance testing",
+    ),
+    (
+        "Capital Planning",
+        "Finance",
+        "project risk-weighted assets and capital ratios under the Customer\u2019s base and "
+        "stress scenarios for its capital planning process",
+    ),
+    (
+        "Deposit Pricing",
+        "Retail Savings",
+        "model the price sensitivity of savings balances and support the Customer\u2019s fair "
+        "value assessments for savings products",
+    ),
+    (
+        "Card Spend Analytics",
+        "Cards",
+        "analyse card spending patterns to support credit line management and the detection of "
+        "financial difficulty",
+    ),
+    (
+        "Vulnerable Customer Identification",
+        "Customer Operations",
+        "identify characteristics of vulnerability from servicing data so that customers can be "
+        "offered appropriate support",
+    ),
+    (
+        "Trade Surveillance",
+        "Markets Compliance",
+        "detect potential market abuse in the Customer\u2019s trading activity and produce alerts "
+        "for review by the surveillance team",
+    ),
+    (
+        "Third-Party Risk Monitoring",
+        "Procurement",
+        "monitor the financial health, cyber posture and concentration risk of the Customer\u2019s "
+        "material suppliers",
+    ),
+    (
+        "Branch Network Planning",
+        "Retail Distribution",
+        "analyse branch footfall, digital adoption and local demographics to inform decisions on "
+        "the Customer\u2019s branch network",
+    ),
+    (
+        "Customer Due Diligence",
+        "Financial Crime Compliance",
+        "risk-rate customers at onboarding and periodically thereafter and identify files "
+        "requiring enhanced due diligence",
+    ),
+    (
+        "Market Risk Aggregation",
+        "Markets Risk",
+        "aggregate positions and sensitivities across trading books and calculate the market "
+        "risk measures reported to the Customer\u2019s risk committee",
+    ),
 ]
 
-SERVICE_TYPES = ["Platform", "Data Feed", "Managed Service", "Reporting Service", "Model Hosting",
-                 "Advisory Service"]
+SERVICE_TYPES = [
+    "Platform",
+    "Data Feed",
+    "Managed Service",
+    "Reporting Service",
+    "Model Hosting",
+    "Advisory Service",
+]
 
 CORE_BANKING = "the Customer\u2019s core banking system"
 PAYMENTS = "the payments hub"
@@ -1440,8 +1940,7 @@ SOURCES = {
 
 DELIVERABLES = {
     "Platform": [
-        "a dedicated instance of the Northwind Insight platform configured for the {area} "
-        "function",
+        "a dedicated instance of the Northwind Insight platform configured for the {area} function",
         "production, pre-production and test environments, each logically segregated from "
         "the environments of the Supplier\u2019s other customers",
         "data ingestion connectors for {sources}",
@@ -1455,22 +1954,18 @@ DELIVERABLES = {
         "reference data tables maintained by the Supplier and refreshed at least weekly",
         "a reconciliation report for each delivery, showing record counts and control totals",
         "a secure file transfer channel with encryption in transit and at rest",
-        "notification of any delayed or incomplete delivery within one hour of the scheduled "
-        "delivery time",
+        "notification of any delayed or incomplete delivery within one hour of the scheduled delivery time",
     ],
     "Managed Service": [
-        "a dedicated team of analysts working to the Customer\u2019s operating procedures for "
-        "{domain_lc}",
-        "first-line review of all outputs generated by the service within the agreed "
-        "turnaround times",
+        "a dedicated team of analysts working to the Customer\u2019s operating procedures for {domain_lc}",
+        "first-line review of all outputs generated by the service within the agreed turnaround times",
         "quality assurance of a sample of not less than five per cent of completed reviews",
         "monthly management information on volumes, turnaround times and quality findings",
         "a named service delivery manager and a deputy",
     ],
     "Reporting Service": [
         "a catalogue of standard reports for the {area} function",
-        "the production and distribution of scheduled reports in accordance with the reporting "
-        "calendar",
+        "the production and distribution of scheduled reports in accordance with the reporting calendar",
         "data lineage documentation for each reported metric",
         "variance analysis against the previous reporting period",
         "ad hoc reports of up to {adhoc} requests per month",
@@ -1483,8 +1978,7 @@ DELIVERABLES = {
         "support for champion-challenger testing of up to three model versions",
     ],
     "Advisory Service": [
-        "a discovery report describing the current state of the Customer\u2019s {domain_lc} "
-        "capability",
+        "a discovery report describing the current state of the Customer\u2019s {domain_lc} capability",
         "a target operating model and implementation roadmap",
         "a business case for the recommended option, including costs and benefits",
         "up to {adhoc} workshops with the Customer\u2019s stakeholders",
@@ -1499,10 +1993,8 @@ DEPENDENCIES = [
     "within two Business Days;",
     "make available subject matter experts from the {area} function for workshops and "
     "testing during implementation;",
-    "approve or reject each proposed configuration change within five Business Days of "
-    "receiving it;",
-    "provision user accounts in its identity management system for the users notified by "
-    "the Supplier;",
+    "approve or reject each proposed configuration change within five Business Days of receiving it;",
+    "provision user accounts in its identity management system for the users notified by the Supplier;",
     "maintain network connectivity between its data centres and the Supplier\u2019s hosting "
     "environment in accordance with the agreed network design;",
     "notify the Supplier of any planned change to a source system that may affect the "
@@ -1518,8 +2010,20 @@ REPORTING = [
     "the status of any remediation plan agreed with the Customer.",
 ]
 
-MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August",
-          "September", "October", "November", "December"]
+MONTHS = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
 
 
 def money(value: int) -> str:
@@ -1589,8 +2093,7 @@ def make_modules(count: int, seed: int, two_revisers: bool) -> list[Module]:
     """
     rng = random.Random(seed)
     fixed = [(0, "Platform"), (1, "Data Feed")]
-    others = [(d, k) for d in range(len(DOMAINS)) for k in SERVICE_TYPES
-              if (d, k) not in fixed]
+    others = [(d, k) for d in range(len(DOMAINS)) for k in SERVICE_TYPES if (d, k) not in fixed]
     rng.shuffle(others)
     combos = fixed + others
     modules = []
@@ -1599,18 +2102,31 @@ def make_modules(count: int, seed: int, two_revisers: bool) -> list[Module]:
         domain_index, kind = combos[slot]
         domain, area, purpose = DOMAINS[domain_index]
         reviser = PROCUREMENT if two_revisers and i % 3 == 2 else COUNSEL
-        modules.append(Module(i, letter, domain, area, purpose, kind,
-                              random.Random(f"{seed}:{i}"), reviser,
-                              revise_p=0.14 if count > 2 else 0.0,
-                              comment_p=0.07 if count > 2 else 0.0, phase=phase + 1))
+        modules.append(
+            Module(
+                i,
+                letter,
+                domain,
+                area,
+                purpose,
+                kind,
+                random.Random(f"{seed}:{i}"),
+                reviser,
+                revise_p=0.14 if count > 2 else 0.0,
+                comment_p=0.07 if count > 2 else 0.0,
+                phase=phase + 1,
+            )
+        )
     return modules
 
 
 def listify(items: Sequence[str]) -> list[str]:
     """Re-punctuate picked list items the way drafters do: "...;", "...; and", "...."."""
     bare = [re.sub(r"(; and|;|\.|,)$", "", item.strip()) for item in items]
-    return [b + ("." if i == len(bare) - 1 else "; and" if i == len(bare) - 2 else ";")
-            for i, b in enumerate(bare)]
+    return [
+        b + ("." if i == len(bare) - 1 else "; and" if i == len(bare) - 2 else ";")
+        for i, b in enumerate(bare)
+    ]
 
 
 class Renderer:
@@ -1640,9 +2156,12 @@ class Renderer:
         """Start a new "1." sequence: a fresh w:num with startOverride, as Word's Restart at 1."""
         self.num_id = self._next_num
         self._next_num += 1
-        self.numbering.append(parse_xml(
-            f'<w:num {nsdecls("w")} w:numId="{self.num_id}"><w:abstractNumId w:val="{ABS_SCHEDULE}"/>'
-            '<w:lvlOverride w:ilvl="0"><w:startOverride w:val="1"/></w:lvlOverride></w:num>'))
+        self.numbering.append(
+            parse_xml(
+                f'<w:num {nsdecls("w")} w:numId="{self.num_id}"><w:abstractNumId w:val="{ABS_SCHEDULE}"/>'
+                '<w:lvlOverride w:ilvl="0"><w:startOverride w:val="1"/></w:lvlOverride></w:num>'
+            )
+        )
 
     def s1(self, text: str, extra: dict[str, str] | None = None) -> None:
         """Schedule heading level ("1.")."""
@@ -1663,7 +2182,7 @@ class Renderer:
             self.wr.paragraph("Bullet", self.fmt(item, extra))
 
     def schedule_title(self, key: str) -> None:
-        """"SCHEDULE n" and its subtitle, on a new page."""
+        """ "SCHEDULE n" and its subtitle, on a new page."""
         number = [k for k, _ in self.schedules].index(key) + 1
         self.wr.paragraph("ScheduleTitle", f"Schedule {number}")
         self.wr.paragraph("ScheduleSubtitle", dict(self.schedules)[key])
@@ -1681,32 +2200,51 @@ class Renderer:
         wr.paragraph("CoverText", "and")
         wr.paragraph("CoverText", f"(2)\t**{CUSTOMER.upper()}**")
         wr.paragraph("CoverTitle", "Master Services Agreement")
-        wr.paragraph("CoverText", "relating to the provision of data analytics and managed "
-                     "analytics services")
+        wr.paragraph(
+            "CoverText", "relating to the provision of data analytics and managed analytics services"
+        )
         for _ in range(6):
             wr.paragraph("CoverText", "")
-        wr.paragraph("CoverText", "Draft 3: incorporating Harbour Bank comments of 14 March 2025. "
-                     "Subject to contract and privileged.")
+        wr.paragraph(
+            "CoverText",
+            "Draft 3: incorporating Harbour Bank comments of 14 March 2025. "
+            "Subject to contract and privileged.",
+        )
         wr.page_break()
         wr.paragraph("Normal", "**THIS AGREEMENT** is dated [\u25cf] 2025")
         wr.paragraph("PartHeading", "Parties")
-        wr.paragraph("Party", f"**{SUPPLIER.upper()}** incorporated and registered in England and "
-                     "Wales with company number 09417736 whose registered office is at 40 Canal "
-                     "Street, Manchester M1 3WD (the \u201c**Supplier**\u201d); and")
-        wr.paragraph("Party", f"**{CUSTOMER.upper()}** incorporated and registered in England and "
-                     "Wales with company number 02065874 whose registered office is at 1 Harbour "
-                     "Square, London E14 5HB (the \u201c**Customer**\u201d).")
+        wr.paragraph(
+            "Party",
+            f"**{SUPPLIER.upper()}** incorporated and registered in England and "
+            "Wales with company number 09417736 whose registered office is at 40 Canal "
+            "Street, Manchester M1 3WD (the \u201c**Supplier**\u201d); and",
+        )
+        wr.paragraph(
+            "Party",
+            f"**{CUSTOMER.upper()}** incorporated and registered in England and "
+            "Wales with company number 02065874 whose registered office is at 1 Harbour "
+            "Square, London E14 5HB (the \u201c**Customer**\u201d).",
+        )
         wr.paragraph("PartHeading", "Background")
-        wr.paragraph("Recital", "The Supplier provides data analytics platforms, data services "
-                     "and managed analytics services to regulated financial institutions.")
-        wr.paragraph("Recital", "The Customer wishes to obtain, and the Supplier has agreed to "
-                     "provide, certain of those services on the terms of this Agreement, "
-                     "following the Customer\u2019s competitive procurement process.")
-        wr.paragraph("Recital", "The Customer has assessed the arrangements under this Agreement "
-                     "as a material outsourcing[^Within the meaning of PRA Supervisory Statement "
-                     "SS2/21 \u201cOutsourcing and third party risk management\u201d (March "
-                     "2021).^], and the parties have agreed terms intended to meet the "
-                     "Customer\u2019s regulatory obligations in respect of it.")
+        wr.paragraph(
+            "Recital",
+            "The Supplier provides data analytics platforms, data services "
+            "and managed analytics services to regulated financial institutions.",
+        )
+        wr.paragraph(
+            "Recital",
+            "The Customer wishes to obtain, and the Supplier has agreed to "
+            "provide, certain of those services on the terms of this Agreement, "
+            "following the Customer\u2019s competitive procurement process.",
+        )
+        wr.paragraph(
+            "Recital",
+            "The Customer has assessed the arrangements under this Agreement "
+            "as a material outsourcing[^Within the meaning of PRA Supervisory Statement "
+            "SS2/21 \u201cOutsourcing and third party risk management\u201d (March "
+            "2021).^], and the parties have agreed terms intended to meet the "
+            "Customer\u2019s regulatory obligations in respect of it.",
+        )
         wr.paragraph("PartHeading", "Agreed terms")
 
     def body(self) -> None:
@@ -1728,8 +2266,9 @@ class Renderer:
                         wr.paragraph("SubClause", self.fmt(item), (NUM_LEGAL, 2))
                 for text_after in clause.after:
                     wr.paragraph("Definition", self.fmt(text_after))
-        wr.paragraph("Normal", "This Agreement has been entered into on the date stated at the "
-                     "beginning of it.")
+        wr.paragraph(
+            "Normal", "This Agreement has been entered into on the date stated at the beginning of it."
+        )
 
     def signatures(self) -> None:
         """Execution block on its own page, in a borderless two-column table."""
@@ -1738,8 +2277,12 @@ class Renderer:
         wr.paragraph("ScheduleSubtitle", "")
         rows = []
         for party in (SUPPLIER, CUSTOMER):
-            rows.append([f"Signed by [\u25cf], Director,\nfor and on behalf of\n**{party.upper()}**",
-                         "\n\n......................................................\nDirector"])
+            rows.append(
+                [
+                    f"Signed by [\u25cf], Director,\nfor and on behalf of\n**{party.upper()}**",
+                    "\n\n......................................................\nDirector",
+                ]
+            )
             rows.append(["Date:\n", "[\u25cf] 2025\n"])
         wr.table([], rows, [4513, 4513], bordered=False)
 
@@ -1750,36 +2293,50 @@ class Renderer:
         self.schedule_title("services")
         self.restart()
         self.s1("Overview")
-        self.s2("This Schedule describes the Services. Each Part of this Schedule describes one "
-                "service module, which the Supplier shall provide from the date on which the "
-                "Customer confirms in writing that the go-live milestone for that Part has been "
-                "achieved.")
+        self.s2(
+            "This Schedule describes the Services. Each Part of this Schedule describes one "
+            "service module, which the Supplier shall provide from the date on which the "
+            "Customer confirms in writing that the go-live milestone for that Part has been "
+            "achieved."
+        )
         self.s2("The service modules at the Commencement Date are:")
         self.bullets(listify([f"Part {m.letter}: {m.name}" for m in modules]))
-        self.s2("Further service modules may be added by a Statement of Work, which shall set out "
-                "the service description, Service Levels and Charges for the module in the form "
-                "of the Parts of this Schedule and of {sch_charges}.")
+        self.s2(
+            "Further service modules may be added by a Statement of Work, which shall set out "
+            "the service description, Service Levels and Charges for the module in the form "
+            "of the Parts of this Schedule and of {sch_charges}."
+        )
         self.s1("Service hours and support")
-        self.s2("\u201c**Service Hours**\u201d means 07:00 to 20:00 on each Business Day, save that "
-                "for any service module that processes payment or fraud data the Service Hours "
-                "are 24 hours a day on every day of the year.")
-        self.s2("The Supplier shall operate a service desk during Service Hours which the Customer "
-                "may contact by telephone, by email or through the Supplier\u2019s service portal. "
-                "The Supplier shall assign a severity to each incident as follows:")
-        self.s3([
-            "**Severity 1**: the Services, or a material part of them, are unavailable or "
-            "materially degraded, or Customer Data may have been compromised;",
-            "**Severity 2**: a material function of the Services is unavailable or degraded but "
-            "a reasonable workaround exists; and",
-            "**Severity 3**: any other incident, including a defect in documentation.",
-        ])
+        self.s2(
+            "\u201c**Service Hours**\u201d means 07:00 to 20:00 on each Business Day, save that "
+            "for any service module that processes payment or fraud data the Service Hours "
+            "are 24 hours a day on every day of the year."
+        )
+        self.s2(
+            "The Supplier shall operate a service desk during Service Hours which the Customer "
+            "may contact by telephone, by email or through the Supplier\u2019s service portal. "
+            "The Supplier shall assign a severity to each incident as follows:"
+        )
+        self.s3(
+            [
+                "**Severity 1**: the Services, or a material part of them, are unavailable or "
+                "materially degraded, or Customer Data may have been compromised;",
+                "**Severity 2**: a material function of the Services is unavailable or degraded but "
+                "a reasonable workaround exists; and",
+                "**Severity 3**: any other incident, including a defect in documentation.",
+            ]
+        )
         self.s1("Service Credits")
-        self.s2("Where the Supplier fails to meet a Service Level in a month, the Service Credit "
-                "shown against it in the relevant Part shall apply. Service Credits are "
-                "calculated as a percentage of the monthly Charges for that Part.")
-        self.s2("If the Supplier fails to meet the same Service Level in three consecutive months, "
-                "or in any four months in a rolling period of twelve months, that failure shall "
-                "constitute a material breach for the purposes of clause {cl_termination}.1(a).")
+        self.s2(
+            "Where the Supplier fails to meet a Service Level in a month, the Service Credit "
+            "shown against it in the relevant Part shall apply. Service Credits are "
+            "calculated as a percentage of the monthly Charges for that Part."
+        )
+        self.s2(
+            "If the Supplier fails to meet the same Service Level in three consecutive months, "
+            "or in any four months in a rolling period of twelve months, that failure shall "
+            "constitute a material breach for the purposes of clause {cl_termination}.1(a)."
+        )
         for module in modules:
             self.module_services(module)
 
@@ -1789,12 +2346,16 @@ class Renderer:
         rng = m.rng
         wr.reviser = m.reviser
         kind_deliverables = DELIVERABLES[m.kind]
-        picked = sorted(rng.sample(range(len(kind_deliverables)), k=min(len(kind_deliverables),
-                                                                        rng.randint(4, 6))))
+        picked = sorted(
+            rng.sample(range(len(kind_deliverables)), k=min(len(kind_deliverables), rng.randint(4, 6)))
+        )
         sources = rng.sample(SOURCES[m.domain], k=rng.randint(2, 3))
         notify_old, notify_new = rng.choice([(4, 2), (8, 4), (6, 2)])
         values = {
-            "name": m.name, "letter": m.letter, "area": m.area, "purpose": m.purpose,
+            "name": m.name,
+            "letter": m.letter,
+            "area": m.area,
+            "purpose": m.purpose,
             "domain_lc": " ".join(x if x.isupper() else x.lower() for x in m.domain.split()),
             "sources": ", ".join(sources[:-1]) + " and " + sources[-1],
             "adhoc": str(rng.choice([4, 6, 8, 10])),
@@ -1811,111 +2372,183 @@ class Renderer:
         wr.paragraph("PartHeading", f"Part {m.letter}: {m.name}", jc="center")
         self.restart()
         self.s1("Scope")
-        self.s2("This Part {letter} describes the {name}, which the Supplier shall provide to "
-                "support the Customer\u2019s {area} function. The {name} is intended to "
-                "{purpose}.", values)
+        self.s2(
+            "This Part {letter} describes the {name}, which the Supplier shall provide to "
+            "support the Customer\u2019s {area} function. The {name} is intended to "
+            "{purpose}.",
+            values,
+        )
         self.s2("The {name} comprises:", values)
         self.bullets(listify([kind_deliverables[i] for i in picked]), values)
-        volumes = ("up to {users} named users and an average of {volume} {unit} per month (the "
-                   "\u201c**Assumed Volumes**\u201d)")
+        volumes = (
+            "up to {users} named users and an average of {volume} {unit} per month (the "
+            "\u201c**Assumed Volumes**\u201d)"
+        )
         if m.want_comment():
             key = f"m{m.index}-volumes"
-            wr.threads[key] = self._module_thread(m, PROCUREMENT if m.reviser == PROCUREMENT
-                                                  else COUNSEL, [
-                "Please ask the business to confirm the Assumed Volumes for {name} against the "
-                "2025 plan before signature.",
-                "Are the Assumed Volumes measured per calendar month or as a rolling average? "
-                "Please make this explicit.",
-            ], ["We propose a rolling three-month average, which smooths month-end peaks.",
-                "Volumes are taken from the RFP response; we are happy to update them."])
+            wr.threads[key] = self._module_thread(
+                m,
+                PROCUREMENT if m.reviser == PROCUREMENT else COUNSEL,
+                [
+                    "Please ask the business to confirm the Assumed Volumes for {name} against the "
+                    "2025 plan before signature.",
+                    "Are the Assumed Volumes measured per calendar month or as a rolling average? "
+                    "Please make this explicit.",
+                ],
+                [
+                    "We propose a rolling three-month average, which smooths month-end peaks.",
+                    "Volumes are taken from the RFP response; we are happy to update them.",
+                ],
+            )
             volumes = f"[@{key}|{volumes}@]"
-        self.s2("The Charges for this Part assume " + volumes + ". If actual volumes exceed the "
-                "Assumed Volumes by more than {pct} per cent in any three consecutive months, "
-                "either party may initiate the change control procedure in clause {cl_change}.",
-                values)
+        self.s2(
+            "The Charges for this Part assume " + volumes + ". If actual volumes exceed the "
+            "Assumed Volumes by more than {pct} per cent in any three consecutive months, "
+            "either party may initiate the change control procedure in clause {cl_change}.",
+            values,
+        )
         self.s1("Service description")
-        self.s2("The Supplier shall receive extracts from {sources} at the frequency set out in "
-                "the interface specification, validate each extract against the agreed schema "
-                "and, where an extract fails validation, notify the Customer\u2019s nominated data "
-                "owner within " + m.rev(str(notify_old), str(notify_new)) + " Service Hours, "
-                "identifying the records affected and the reason for rejection.", values)
-        self.s2("The Supplier shall process validated data in accordance with the configuration "
-                "approved by the Customer\u2019s {area} steering group, and shall not change any "
-                "rule, threshold, model parameter or reference table used in that configuration "
-                "except:", values)
-        self.s3(["at the written request of the Customer;",
-                 "through the change control procedure in clause {cl_change}; or",
-                 "where a change is required urgently to correct a defect, in which case the "
-                 "Supplier shall notify the Customer within one Business Day and shall reverse the "
-                 "change if the Customer so requests."], values)
-        self.s2("The Supplier shall make the outputs of the {name} available to the Customer by "
-                "{output_time} on each Business Day" + m.rev("", ", and shall notify the "
-                "Customer\u2019s operations desk immediately if it expects any output to be late")
-                + ".", values)
-        self.s2("The Supplier shall give the Customer not less than " + m.rev("ten", "twenty")
-                + " Business Days\u2019 notice of any release affecting the {name}, and shall deploy "
-                "each release to the pre-production environment at least {preprod} Business Days "
-                "before it is deployed to production, so that the Customer may carry out "
-                "regression testing.", values)
-        self.s2("The Supplier shall retain an audit trail of each user action, configuration "
-                "change and data load for not less than {retention} years" + m.rev("", ", or such "
+        self.s2(
+            "The Supplier shall receive extracts from {sources} at the frequency set out in "
+            "the interface specification, validate each extract against the agreed schema "
+            "and, where an extract fails validation, notify the Customer\u2019s nominated data "
+            "owner within " + m.rev(str(notify_old), str(notify_new)) + " Service Hours, "
+            "identifying the records affected and the reason for rejection.",
+            values,
+        )
+        self.s2(
+            "The Supplier shall process validated data in accordance with the configuration "
+            "approved by the Customer\u2019s {area} steering group, and shall not change any "
+            "rule, threshold, model parameter or reference table used in that configuration "
+            "except:",
+            values,
+        )
+        self.s3(
+            [
+                "at the written request of the Customer;",
+                "through the change control procedure in clause {cl_change}; or",
+                "where a change is required urgently to correct a defect, in which case the "
+                "Supplier shall notify the Customer within one Business Day and shall reverse the "
+                "change if the Customer so requests.",
+            ],
+            values,
+        )
+        self.s2(
+            "The Supplier shall make the outputs of the {name} available to the Customer by "
+            "{output_time} on each Business Day"
+            + m.rev(
+                "",
+                ", and shall notify the "
+                "Customer\u2019s operations desk immediately if it expects any output to be late",
+            )
+            + ".",
+            values,
+        )
+        self.s2(
+            "The Supplier shall give the Customer not less than "
+            + m.rev("ten", "twenty")
+            + " Business Days\u2019 notice of any release affecting the {name}, and shall deploy "
+            "each release to the pre-production environment at least {preprod} Business Days "
+            "before it is deployed to production, so that the Customer may carry out "
+            "regression testing.",
+            values,
+        )
+        self.s2(
+            "The Supplier shall retain an audit trail of each user action, configuration "
+            "change and data load for not less than {retention} years"
+            + m.rev(
+                "",
+                ", or such "
                 "longer period as the Customer may require to comply with Applicable Law or the "
-                "requirements of any Regulator") + ".", values)
+                "requirements of any Regulator",
+            )
+            + ".",
+            values,
+        )
         self.s2(TYPE_PARAGRAPH[m.kind], values)
         self.s1("Service Levels")
         sla_intro = "the Service Levels in Table {letter}.1"
         if m.want_comment():
             key = f"m{m.index}-sla"
-            wr.threads[key] = self._module_thread(m, COUNSEL, [
-                "The Bank\u2019s impact tolerance for this service is four hours. Please align the "
-                "Severity 1 resolution target.",
-                "Please confirm that availability is measured across all Service Hours, not only "
-                "core hours.",
-                "These targets are below those offered for Part A. Please explain the difference.",
-            ], ["We can commit to restoration within four hours; root-cause fixes to follow "
-                "within ten Business Days.",
-                "Confirmed \u2014 measurement is across all Service Hours. We will make this "
-                "explicit in the next turn."])
+            wr.threads[key] = self._module_thread(
+                m,
+                COUNSEL,
+                [
+                    "The Bank\u2019s impact tolerance for this service is four hours. Please align the "
+                    "Severity 1 resolution target.",
+                    "Please confirm that availability is measured across all Service Hours, not only "
+                    "core hours.",
+                    "These targets are below those offered for Part A. Please explain the difference.",
+                ],
+                [
+                    "We can commit to restoration within four hours; root-cause fixes to follow "
+                    "within ten Business Days.",
+                    "Confirmed \u2014 measurement is across all Service Hours. We will make this "
+                    "explicit in the next turn.",
+                ],
+            )
             sla_intro = f"[@{key}|{sla_intro}@]"
-        self.s2("The Supplier shall " + m.rev("use reasonable endeavours to ", "") + "ensure that "
-                "the {name} meets " + sla_intro + " in each month.", values)
+        self.s2(
+            "The Supplier shall " + m.rev("use reasonable endeavours to ", "") + "ensure that "
+            "the {name} meets " + sla_intro + " in each month.",
+            values,
+        )
         self._sla_table(m)
-        self.s2("Service Credits for this Part shall not exceed, in aggregate, "
-                f"{rng.choice([10, 12, 15])} per cent of the monthly Charges for this Part. Service "
-                "Credits shall " + ("[~not~]" if rng.random() < m.revise_p / 2 else "not")
-                + " be the Customer\u2019s sole remedy for a failure to meet a Service Level.", values)
+        self.s2(
+            "Service Credits for this Part shall not exceed, in aggregate, "
+            f"{rng.choice([10, 12, 15])} per cent of the monthly Charges for this Part. Service "
+            "Credits shall "
+            + ("[~not~]" if rng.random() < m.revise_p / 2 else "not")
+            + " be the Customer\u2019s sole remedy for a failure to meet a Service Level.",
+            values,
+        )
         self.s1("Customer dependencies")
         self.s2("The Customer shall:", values)
         deps = sorted(rng.sample(range(len(DEPENDENCIES)), k=4))
         self.s3(listify([DEPENDENCIES[i] for i in deps]), values)
-        self.s2("The Supplier shall not be liable for any failure to meet a Service Level to the "
-                "extent caused by the Customer\u2019s failure to perform a dependency in paragraph "
-                "4.1, provided that the Supplier has notified the Customer of that failure "
-                + m.rev("promptly", "within one Business Day") + ".", values)
+        self.s2(
+            "The Supplier shall not be liable for any failure to meet a Service Level to the "
+            "extent caused by the Customer\u2019s failure to perform a dependency in paragraph "
+            "4.1, provided that the Supplier has notified the Customer of that failure "
+            + m.rev("promptly", "within one Business Day")
+            + ".",
+            values,
+        )
         self.s1("Implementation and acceptance")
         milestones_intro = "the milestones in Table {letter}.2"
         if m.want_comment():
             key = f"m{m.index}-milestones"
-            wr.threads[key] = self._module_thread(m, COUNSEL, [
-                "Milestone dates to be checked against the Bank\u2019s change freeze calendar.",
-                "Go-live must not fall in the year-end freeze (December to mid-January).",
-            ], ["Noted; we have assumed the 2025 freeze calendar shared on 3 March."])
+            wr.threads[key] = self._module_thread(
+                m,
+                COUNSEL,
+                [
+                    "Milestone dates to be checked against the Bank\u2019s change freeze calendar.",
+                    "Go-live must not fall in the year-end freeze (December to mid-January).",
+                ],
+                ["Noted; we have assumed the 2025 freeze calendar shared on 3 March."],
+            )
             milestones_intro = f"[@{key}|{milestones_intro}@]"
-        self.s2("The Supplier shall implement the {name} in accordance with " + milestones_intro
-                + ".", values)
+        self.s2(
+            "The Supplier shall implement the {name} in accordance with " + milestones_intro + ".", values
+        )
         self._milestone_table(m)
-        self.s2("A milestone is achieved when the Customer has confirmed in writing that its "
-                "acceptance criteria have been met. The Customer shall not unreasonably withhold "
-                "or delay that confirmation.", values)
+        self.s2(
+            "A milestone is achieved when the Customer has confirmed in writing that its "
+            "acceptance criteria have been met. The Customer shall not unreasonably withhold "
+            "or delay that confirmation.",
+            values,
+        )
         self.s1("Reporting")
-        self.s2("Within {report_days} Business Days after the end of each month, the Supplier shall "
-                "provide a service report for the {name} covering:", values)
+        self.s2(
+            "Within {report_days} Business Days after the end of each month, the Supplier shall "
+            "provide a service report for the {name} covering:",
+            values,
+        )
         items = sorted(rng.sample(range(len(REPORTING)), k=rng.randint(4, 6)))
         self.s3(listify([REPORTING[i] for i in items]), values)
         wr.reviser = COUNSEL
 
-    def _module_thread(self, m: Module, author: str, texts: Sequence[str],
-                       replies: Sequence[str]) -> Thread:
+    def _module_thread(self, m: Module, author: str, texts: Sequence[str], replies: Sequence[str]) -> Thread:
         """A seeded comment, sometimes answered by the Supplier, sometimes resolved."""
         rng = m.rng
         entries = [CommentEntry(author, rng.choice(texts).format_map({**self.refs, **m.values}))]
@@ -1926,45 +2559,82 @@ class Renderer:
     def _sla_table(self, m: Module) -> None:
         rng = m.rng
         first = {
-            "Platform": ("Availability", f"{rng.choice(['99.5', '99.7', '99.9'])}% of Service Hours",
-                         "Monthly"),
-            "Model Hosting": ("Availability", f"{rng.choice(['99.5', '99.7'])}% of Service Hours",
-                              "Monthly"),
-            "Reporting Service": ("Reports delivered on schedule",
-                                  f"{rng.choice([98, 99])}% of scheduled reports", "Monthly"),
-            "Data Feed": ("On-time delivery", f"by {m.values['output_time']} on "
-                          f"{rng.choice([98, 99])}% of Business Days", "Monthly"),
-            "Managed Service": ("Review turnaround", f"{rng.choice([90, 95])}% within "
-                                f"{rng.choice([2, 3, 5])} Business Days", "Monthly"),
-            "Advisory Service": ("Deliverables on time", "100% by the agreed date",
-                                 "Per deliverable"),
+            "Platform": (
+                "Availability",
+                f"{rng.choice(['99.5', '99.7', '99.9'])}% of Service Hours",
+                "Monthly",
+            ),
+            "Model Hosting": ("Availability", f"{rng.choice(['99.5', '99.7'])}% of Service Hours", "Monthly"),
+            "Reporting Service": (
+                "Reports delivered on schedule",
+                f"{rng.choice([98, 99])}% of scheduled reports",
+                "Monthly",
+            ),
+            "Data Feed": (
+                "On-time delivery",
+                f"by {m.values['output_time']} on {rng.choice([98, 99])}% of Business Days",
+                "Monthly",
+            ),
+            "Managed Service": (
+                "Review turnaround",
+                f"{rng.choice([90, 95])}% within {rng.choice([2, 3, 5])} Business Days",
+                "Monthly",
+            ),
+            "Advisory Service": ("Deliverables on time", "100% by the agreed date", "Per deliverable"),
         }[m.kind]
         rows = [
             [first[0], first[1], first[2], f"{rng.choice([3, 5])}%"],
-            ["Severity 1 response", f"{rng.choice([15, 30])} minutes", "Per incident",
-             f"{rng.choice([1, 2])}%"],
-            ["Severity 1 resolution", f"{rng.choice([4, 6, 8])} hours", "Per incident",
-             f"{rng.choice([3, 4, 5])}%"],
-            ["Severity 2 resolution", f"{rng.choice([1, 2])} Business Days", "Per incident",
-             f"{rng.choice([1, 2])}%"],
-            ["Data load error notification", f"within {rng.choice([2, 4])} Service Hours",
-             "Per event", "\u2014"],
+            [
+                "Severity 1 response",
+                f"{rng.choice([15, 30])} minutes",
+                "Per incident",
+                f"{rng.choice([1, 2])}%",
+            ],
+            [
+                "Severity 1 resolution",
+                f"{rng.choice([4, 6, 8])} hours",
+                "Per incident",
+                f"{rng.choice([3, 4, 5])}%",
+            ],
+            [
+                "Severity 2 resolution",
+                f"{rng.choice([1, 2])} Business Days",
+                "Per incident",
+                f"{rng.choice([1, 2])}%",
+            ],
+            [
+                "Data load error notification",
+                f"within {rng.choice([2, 4])} Service Hours",
+                "Per event",
+                "\u2014",
+            ],
         ]
         self.wr.paragraph("TableText", f"**Table {m.letter}.1: Service Levels**", keep_next=True)
-        self.wr.table(["Service Level", "Target", "Measurement", "Service Credit"], rows,
-                      [2900, 2600, 1826, 1700], right_align=[3])
+        self.wr.table(
+            ["Service Level", "Target", "Measurement", "Service Credit"],
+            rows,
+            [2900, 2600, 1826, 1700],
+            right_align=[3],
+        )
 
     def _milestone_table(self, m: Module) -> None:
         rng = m.rng
         day = dt.date(2025, 5, 1) + dt.timedelta(days=rng.randint(0, 120))
         rows = []
         for label, criteria in [
-            ("Environments provisioned", "Production and pre-production environments available; "
-             "penetration test passed with no open critical findings"),
-            ("Data interfaces tested", "All source extracts loaded and reconciled for three "
-             "consecutive Business Days"),
-            ("User acceptance testing complete", "No open Severity 1 or Severity 2 defects; "
-             "agreed test cases passed"),
+            (
+                "Environments provisioned",
+                "Production and pre-production environments available; "
+                "penetration test passed with no open critical findings",
+            ),
+            (
+                "Data interfaces tested",
+                "All source extracts loaded and reconciled for three consecutive Business Days",
+            ),
+            (
+                "User acceptance testing complete",
+                "No open Severity 1 or Severity 2 defects; agreed test cases passed",
+            ),
             ("Go-live", "Service operating in production; service desk and reporting in place"),
             ("Hypercare exit", "All Service Levels met for one full month"),
         ]:
@@ -1981,8 +2651,10 @@ class Renderer:
         self.schedule_title("charges")
         self.restart()
         self.s1("Charges")
-        self.s2("The Charges for the Services are set out in Table 2.1. All amounts are in pounds "
-                "sterling and exclusive of VAT.")
+        self.s2(
+            "The Charges for the Services are set out in Table 2.1. All amounts are in pounds "
+            "sterling and exclusive of VAT."
+        )
         rows = []
         totals = [0, 0, 0]
         for m in modules:
@@ -1992,35 +2664,57 @@ class Renderer:
             line = [impl, annual, impl + 3 * annual]
             totals = [a + b for a, b in zip(totals, line, strict=True)]
             rows.append([f"{m.letter}", m.name] + [money(v) for v in line])
-        for ref, label, impl, annual in [("S1", "Premium support (24/7 service desk)", 0, 85_000),
-                                         ("T1", "Training for up to 40 users", 18_000, 0)]:
+        for ref, label, impl, annual in [
+            ("S1", "Premium support (24/7 service desk)", 0, 85_000),
+            ("T1", "Training for up to 40 users", 18_000, 0),
+        ]:
             line = [impl, annual, impl + 3 * annual]
             totals = [a + b for a, b in zip(totals, line, strict=True)]
             rows.append([ref, label] + [money(v) if v else "\u2014" for v in line])
         wr.paragraph("TableText", "**Table 2.1: Summary of Charges**", keep_next=True)
-        wr.table(["Ref", "Charge element", "One-off implementation", "Annual charge",
-                  "Total for Initial Term"], rows, [700, 3526, 1600, 1600, 1600],
-                 total=["", "Total"] + [money(v) for v in totals], right_align=[2, 3, 4])
-        self.s2("The implementation charge for each Part shall be invoiced in three instalments: "
-                "30 per cent on signature of this Agreement, 40 per cent on completion of user "
-                "acceptance testing and 30 per cent on achievement of the go-live milestone.")
-        self.s2("The annual charge for each Part shall be invoiced in equal monthly instalments in "
-                "arrears from the go-live date for that Part.")
+        wr.table(
+            ["Ref", "Charge element", "One-off implementation", "Annual charge", "Total for Initial Term"],
+            rows,
+            [700, 3526, 1600, 1600, 1600],
+            total=["", "Total"] + [money(v) for v in totals],
+            right_align=[2, 3, 4],
+        )
+        self.s2(
+            "The implementation charge for each Part shall be invoiced in three instalments: "
+            "30 per cent on signature of this Agreement, 40 per cent on completion of user "
+            "acceptance testing and 30 per cent on achievement of the go-live milestone."
+        )
+        self.s2(
+            "The annual charge for each Part shall be invoiced in equal monthly instalments in "
+            "arrears from the go-live date for that Part."
+        )
         self.s1("Rate card")
-        self.s2("Additional services agreed under clause {cl_change} shall be charged at the day "
-                "rates in Table 2.2[+, which are fixed for the Initial Term+].")
+        self.s2(
+            "Additional services agreed under clause {cl_change} shall be charged at the day "
+            "rates in Table 2.2[+, which are fixed for the Initial Term+]."
+        )
         wr.paragraph("TableText", "**Table 2.2: Day rates**", keep_next=True)
-        wr.table(["Role", "Day rate"], [
-            ["Engagement partner", money(1_850)], ["Solution architect", money(1_250)],
-            ["Data scientist", money(1_050)], ["Senior data engineer", money(950)],
-            ["Project manager", money(900)], ["Business analyst", money(800)],
-            ["Test analyst", money(650)],
-        ], [6026, 3000], right_align=[1])
+        wr.table(
+            ["Role", "Day rate"],
+            [
+                ["Engagement partner", money(1_850)],
+                ["Solution architect", money(1_250)],
+                ["Data scientist", money(1_050)],
+                ["Senior data engineer", money(950)],
+                ["Project manager", money(900)],
+                ["Business analyst", money(800)],
+                ["Test analyst", money(650)],
+            ],
+            [6026, 3000],
+            right_align=[1],
+        )
         self.s1("Expenses")
-        self.s2("The Charges include all costs and expenses of the Supplier. The Customer shall "
-                "reimburse travel and subsistence expenses only where it has approved them in "
-                "advance in writing and they are incurred in accordance with the Customer\u2019s "
-                "expenses policy.")
+        self.s2(
+            "The Charges include all costs and expenses of the Supplier. The Customer shall "
+            "reimburse travel and subsistence expenses only where it has approved them in "
+            "advance in writing and they are incurred in accordance with the Customer\u2019s "
+            "expenses policy."
+        )
         if detailed:
             for m in modules:
                 self.module_charges(m)
@@ -2039,39 +2733,61 @@ class Renderer:
         intro = "The Charges for the {name} are set out in Table 2.{letter}"
         if m.want_comment():
             key = f"m{m.index}-fees"
-            wr.threads[key] = self._module_thread(m, PROCUREMENT, [
-                "Year 2 and Year 3 should reflect the volume discount agreed at the commercial "
-                "workshop on 4 March.",
-                "Please break the subscription down by environment so that we can benchmark it.",
-            ], ["The discount is reflected in the subscription line; the support line is fixed.",
-                "We can provide the breakdown as a side letter; it is commercially sensitive."])
+            wr.threads[key] = self._module_thread(
+                m,
+                PROCUREMENT,
+                [
+                    "Year 2 and Year 3 should reflect the volume discount agreed at the commercial "
+                    "workshop on 4 March.",
+                    "Please break the subscription down by environment so that we can benchmark it.",
+                ],
+                [
+                    "The discount is reflected in the subscription line; the support line is fixed.",
+                    "We can provide the breakdown as a side letter; it is commercially sensitive.",
+                ],
+            )
             intro = f"[@{key}|{intro}@]"
-        self.s2(intro + ". The subscription charge includes the Assumed Volumes; additional "
-                "volumes are charged at the overage rate.", m.values)
+        self.s2(
+            intro + ". The subscription charge includes the Assumed Volumes; additional "
+            "volumes are charged at the overage rate.",
+            m.values,
+        )
         years = [1.0, 1.0 + rng.choice([0.0, 0.02, 0.03]), 1.0 + rng.choice([0.03, 0.05])]
         sub_row = [round(subscription * f, -2) for f in years]
         sup_row = [support] * 3
         impl_row = [impl, 0, 0]
         overage = rng.choice([120, 150, 180, 240])
         rows = [
-            ["Implementation", "Fixed, by milestone"] + [money(int(v)) if v else "\u2014"
-                                                         for v in impl_row],
+            ["Implementation", "Fixed, by milestone"] + [money(int(v)) if v else "\u2014" for v in impl_row],
             ["Subscription", "Annual, monthly in arrears"] + [money(int(v)) for v in sub_row],
-            ["Support and maintenance", "Annual, monthly in arrears"]
-            + [money(int(v)) for v in sup_row],
-            ["Overage", m.rev(f"{money(overage)} per 10,000 {m.values['unit']}",
-                              f"{money(overage - 30)} per 10,000 {m.values['unit']}"),
-             "As incurred", "As incurred", "As incurred"],
+            ["Support and maintenance", "Annual, monthly in arrears"] + [money(int(v)) for v in sup_row],
+            [
+                "Overage",
+                m.rev(
+                    f"{money(overage)} per 10,000 {m.values['unit']}",
+                    f"{money(overage - 30)} per 10,000 {m.values['unit']}",
+                ),
+                "As incurred",
+                "As incurred",
+                "As incurred",
+            ],
         ]
         totals = [impl_row[i] + sub_row[i] + sup_row[i] for i in range(3)]
-        wr.paragraph("TableText", f"**Table 2.{m.letter}: Charges for Part {m.letter}**",
-                     keep_next=True)
-        wr.table(["Charge element", "Basis", "Year 1", "Year 2", "Year 3"], rows,
-                 [2300, 2326, 1466, 1467, 1467],
-                 total=["Total", ""] + [money(int(v)) for v in totals], right_align=[2, 3, 4])
-        self.s2("Service Credits for this Part shall be deducted from the support and maintenance "
-                "charge" + m.rev("", " and, to the extent that is insufficient, from the "
-                "subscription charge") + ".", m.values)
+        wr.paragraph("TableText", f"**Table 2.{m.letter}: Charges for Part {m.letter}**", keep_next=True)
+        wr.table(
+            ["Charge element", "Basis", "Year 1", "Year 2", "Year 3"],
+            rows,
+            [2300, 2326, 1466, 1467, 1467],
+            total=["Total", ""] + [money(int(v)) for v in totals],
+            right_align=[2, 3, 4],
+        )
+        self.s2(
+            "Service Credits for this Part shall be deducted from the support and maintenance "
+            "charge"
+            + m.rev("", " and, to the extent that is insufficient, from the subscription charge")
+            + ".",
+            m.values,
+        )
         wr.reviser = COUNSEL
 
 
@@ -2108,131 +2824,205 @@ def extended_schedules(r: Renderer) -> dict[str, Callable[[], None]]:
         r.schedule_title("security")
         r.restart()
         r.s1("General")
-        r.s2("The Supplier shall implement and maintain the controls in this Schedule for all "
-             "systems, premises and Supplier Personnel used to provide the Services, and shall "
-             "evidence them as set out in Table 3.1.")
-        r.s2("Where a control in this Schedule conflicts with the Customer\u2019s information "
-             "security policy, the more stringent requirement shall apply.")
+        r.s2(
+            "The Supplier shall implement and maintain the controls in this Schedule for all "
+            "systems, premises and Supplier Personnel used to provide the Services, and shall "
+            "evidence them as set out in Table 3.1."
+        )
+        r.s2(
+            "Where a control in this Schedule conflicts with the Customer\u2019s information "
+            "security policy, the more stringent requirement shall apply."
+        )
         r.s1("Access control")
         r.s2("The Supplier shall:")
-        r.s3(["require multi-factor authentication for all remote and privileged access;",
-              "grant access on the principle of least privilege and segregate development, test "
-              "and production duties;",
-              "recertify all user and privileged access at least quarterly; and",
-              "remove the access of any leaver within one Business Day of their departure."])
+        r.s3(
+            [
+                "require multi-factor authentication for all remote and privileged access;",
+                "grant access on the principle of least privilege and segregate development, test "
+                "and production duties;",
+                "recertify all user and privileged access at least quarterly; and",
+                "remove the access of any leaver within one Business Day of their departure.",
+            ]
+        )
         r.s1("Encryption")
-        r.s2("Customer Data shall be encrypted at rest using AES-256 or an equivalent algorithm "
-             "and in transit using TLS 1.2 or a later version. Encryption keys shall be held in a "
-             "hardware security module and rotated at least annually.")
+        r.s2(
+            "Customer Data shall be encrypted at rest using AES-256 or an equivalent algorithm "
+            "and in transit using TLS 1.2 or a later version. Encryption keys shall be held in a "
+            "hardware security module and rotated at least annually."
+        )
         r.s1("Vulnerability management")
-        r.s2("The Supplier shall remediate critical vulnerabilities within fourteen days and high "
-             "vulnerabilities within thirty days of their publication, and shall commission an "
-             "annual penetration test by a CREST-accredited tester, sharing the results with the "
-             "Customer.")
+        r.s2(
+            "The Supplier shall remediate critical vulnerabilities within fourteen days and high "
+            "vulnerabilities within thirty days of their publication, and shall commission an "
+            "annual penetration test by a CREST-accredited tester, sharing the results with the "
+            "Customer."
+        )
         r.s1("Logging and monitoring")
-        r.s2("Security events shall be logged centrally, monitored by a security operations "
-             "centre twenty-four hours a day and retained for not less than twelve months.")
+        r.s2(
+            "Security events shall be logged centrally, monitored by a security operations "
+            "centre twenty-four hours a day and retained for not less than twelve months."
+        )
         wr.paragraph("TableText", "**Table 3.1: Control evidence**", keep_next=True)
-        wr.table(["Control domain", "Standard", "Evidence", "Frequency"], [
-            ["Information security management", "ISO/IEC 27001", "Certificate and statement of "
-             "applicability", "Annual"],
-            ["Service organisation controls", "ISAE 3402 / SOC 2 Type II", "Independent auditor\u2019s "
-             "report", "Annual"],
-            ["Penetration testing", "CREST", "Executive summary and remediation plan", "Annual"],
-            ["Access recertification", "Customer policy", "Attestation and exception log",
-             "Quarterly"],
-            ["Business continuity", "ISO 22301", "Test report", "Annual"],
-            ["Personnel screening", "BS 7858", "Screening completion report", "Quarterly"],
-        ], [2400, 2000, 3026, 1600])
+        wr.table(
+            ["Control domain", "Standard", "Evidence", "Frequency"],
+            [
+                [
+                    "Information security management",
+                    "ISO/IEC 27001",
+                    "Certificate and statement of applicability",
+                    "Annual",
+                ],
+                [
+                    "Service organisation controls",
+                    "ISAE 3402 / SOC 2 Type II",
+                    "Independent auditor\u2019s report",
+                    "Annual",
+                ],
+                ["Penetration testing", "CREST", "Executive summary and remediation plan", "Annual"],
+                ["Access recertification", "Customer policy", "Attestation and exception log", "Quarterly"],
+                ["Business continuity", "ISO 22301", "Test report", "Annual"],
+                ["Personnel screening", "BS 7858", "Screening completion report", "Quarterly"],
+            ],
+            [2400, 2000, 3026, 1600],
+        )
 
     def exit_management() -> None:
         r.schedule_title("exit")
         r.restart()
         r.s1("Exit plan")
         r.s2("The exit plan shall set out, for each Part of {sch_services}:")
-        r.s3(["an inventory of the Customer Data, configurations, models and documentation to be "
-              "transferred;",
-              "the format and method of each transfer;",
-              "a timetable for the transfer and the dependencies on the Customer and any "
-              "replacement supplier;",
-              "the knowledge transfer to be provided, including workshops and documentation;",
-              "the arrangements for parallel running; and",
-              "the process for the deletion of Customer Data and its certification."])
+        r.s3(
+            [
+                "an inventory of the Customer Data, configurations, models and documentation to be "
+                "transferred;",
+                "the format and method of each transfer;",
+                "a timetable for the transfer and the dependencies on the Customer and any "
+                "replacement supplier;",
+                "the knowledge transfer to be provided, including workshops and documentation;",
+                "the arrangements for parallel running; and",
+                "the process for the deletion of Customer Data and its certification.",
+            ]
+        )
         r.s1("Exit assistance")
-        r.s2("During the exit period the Supplier shall provide such assistance as the Customer "
-             "reasonably requires to transfer the Services, including extracting Customer Data in "
-             "the format reasonably specified by the Customer and running the Services in "
-             "parallel with the replacement services for up to three months.")
-        r.s2("Exit assistance shall be charged as set out in Table 4.1, save that no charge shall "
-             "be payable where this Agreement is terminated for the Supplier\u2019s breach.")
+        r.s2(
+            "During the exit period the Supplier shall provide such assistance as the Customer "
+            "reasonably requires to transfer the Services, including extracting Customer Data in "
+            "the format reasonably specified by the Customer and running the Services in "
+            "parallel with the replacement services for up to three months."
+        )
+        r.s2(
+            "Exit assistance shall be charged as set out in Table 4.1, save that no charge shall "
+            "be payable where this Agreement is terminated for the Supplier\u2019s breach."
+        )
         wr.paragraph("TableText", "**Table 4.1: Exit charges**", keep_next=True)
-        wr.table(["Activity", "Charging basis"], [
-            ["Maintenance of the exit plan", "Included in the Charges"],
-            ["Data extraction in standard format", "Included in the Charges"],
-            ["Data extraction in a bespoke format", "Day rates in Table 2.2"],
-            ["Knowledge transfer (up to 10 days)", "Included in the Charges"],
-            ["Parallel running", "Monthly Charges for the Parts concerned, pro rata"],
-        ], [5026, 4000])
+        wr.table(
+            ["Activity", "Charging basis"],
+            [
+                ["Maintenance of the exit plan", "Included in the Charges"],
+                ["Data extraction in standard format", "Included in the Charges"],
+                ["Data extraction in a bespoke format", "Day rates in Table 2.2"],
+                ["Knowledge transfer (up to 10 days)", "Included in the Charges"],
+                ["Parallel running", "Monthly Charges for the Parts concerned, pro rata"],
+            ],
+            [5026, 4000],
+        )
         r.s1("Deletion")
-        r.s2("Within thirty days after the end of the exit period the Supplier shall securely "
-             "delete all Customer Data in its possession and provide a certificate of deletion "
-             "signed by a director.")
+        r.s2(
+            "Within thirty days after the end of the exit period the Supplier shall securely "
+            "delete all Customer Data in its possession and provide a certificate of deletion "
+            "signed by a director."
+        )
 
     def governance() -> None:
         r.schedule_title("governance")
         r.restart()
         r.s1("Governance forums")
-        r.s2("The parties shall establish the forums in Table 5.1, which shall meet at the "
-             "frequencies shown and keep minutes of their decisions.")
+        r.s2(
+            "The parties shall establish the forums in Table 5.1, which shall meet at the "
+            "frequencies shown and keep minutes of their decisions."
+        )
         wr.paragraph("TableText", "**Table 5.1: Governance forums**", keep_next=True)
-        wr.table(["Forum", "Attendees", "Frequency", "Purpose"], [
-            ["Operational service review", "Service delivery managers", "Monthly",
-             "Service Levels, incidents, changes"],
-            ["Security working group", "Security leads", "Monthly",
-             "Vulnerabilities, incidents, audits"],
-            ["Commercial review", "Contract managers", "Quarterly",
-             "Charges, volumes, change requests"],
-            ["Executive steering committee", "Sponsors of each party", "Six-monthly",
-             "Strategy, escalated disputes"],
-        ], [2600, 2300, 1400, 2726])
+        wr.table(
+            ["Forum", "Attendees", "Frequency", "Purpose"],
+            [
+                [
+                    "Operational service review",
+                    "Service delivery managers",
+                    "Monthly",
+                    "Service Levels, incidents, changes",
+                ],
+                ["Security working group", "Security leads", "Monthly", "Vulnerabilities, incidents, audits"],
+                ["Commercial review", "Contract managers", "Quarterly", "Charges, volumes, change requests"],
+                [
+                    "Executive steering committee",
+                    "Sponsors of each party",
+                    "Six-monthly",
+                    "Strategy, escalated disputes",
+                ],
+            ],
+            [2600, 2300, 1400, 2726],
+        )
         r.s1("Key Personnel")
         wr.paragraph("TableText", "**Table 5.2: Key Personnel**", keep_next=True)
-        wr.table(["Role", "Name", "Minimum commitment"], [
-            ["Client partner", "Helen Marsh", "50 per cent"],
-            ["Service delivery manager", "Tom Ashworth", "100 per cent"],
-            ["Head of data engineering", "Aisha Rahman", "40 per cent"],
-            ["Information security lead", "Gareth Lloyd", "20 per cent"],
-        ], [3600, 3026, 2400])
+        wr.table(
+            ["Role", "Name", "Minimum commitment"],
+            [
+                ["Client partner", "Helen Marsh", "50 per cent"],
+                ["Service delivery manager", "Tom Ashworth", "100 per cent"],
+                ["Head of data engineering", "Aisha Rahman", "40 per cent"],
+                ["Information security lead", "Gareth Lloyd", "20 per cent"],
+            ],
+            [3600, 3026, 2400],
+        )
         r.s1("Escalation")
-        r.s2("Any matter that a forum cannot resolve shall be escalated to the next forum in "
-             "Table 5.1 and, ultimately, dealt with under clause {cl_disputes}.")
+        r.s2(
+            "Any matter that a forum cannot resolve shall be escalated to the next forum in "
+            "Table 5.1 and, ultimately, dealt with under clause {cl_disputes}."
+        )
 
     def data_processing() -> None:
         r.schedule_title("dpa")
         r.restart()
         r.s1("Processing particulars")
-        r.s2("This Schedule sets out the particulars of the processing of Personal Data by the "
-             "Supplier under clause {cl_data_protection}.")
+        r.s2(
+            "This Schedule sets out the particulars of the processing of Personal Data by the "
+            "Supplier under clause {cl_data_protection}."
+        )
         wr.paragraph("TableText", "**Table 6.1: Processing particulars**", keep_next=True)
-        wr.table(["Item", "Description"], [
-            ["Subject matter", "The provision of the Services"],
-            ["Duration", "The Term and the exit period"],
-            ["Nature and purpose", "Hosting, analysis and reporting of Customer Data as described "
-             "in {sch_services}".format_map(r.refs)],
-            ["Types of Personal Data", "Identification and contact data, account and transaction "
-             "data, credit and affordability data, complaint and servicing records"],
-            ["Categories of Data Subject", "Customers, prospective customers, guarantors and "
-             "employees of the Customer"],
-            ["Approved sub-processors", "Cloud hosting provider (UK regions only); secure file "
-             "transfer provider"],
-            ["Locations", "United Kingdom"],
-        ], [2600, 6426])
-        r.s2("The Customer may update this Schedule by notice to the Supplier where the scope of "
-             "the processing changes, and any consequential change to the Charges shall be agreed "
-             "under clause {cl_change}.")
+        wr.table(
+            ["Item", "Description"],
+            [
+                ["Subject matter", "The provision of the Services"],
+                ["Duration", "The Term and the exit period"],
+                [
+                    "Nature and purpose",
+                    "Hosting, analysis and reporting of Customer Data as described "
+                    "in {sch_services}".format_map(r.refs),
+                ],
+                [
+                    "Types of Personal Data",
+                    "Identification and contact data, account and transaction "
+                    "data, credit and affordability data, complaint and servicing records",
+                ],
+                [
+                    "Categories of Data Subject",
+                    "Customers, prospective customers, guarantors and employees of the Customer",
+                ],
+                [
+                    "Approved sub-processors",
+                    "Cloud hosting provider (UK regions only); secure file transfer provider",
+                ],
+                ["Locations", "United Kingdom"],
+            ],
+            [2600, 6426],
+        )
+        r.s2(
+            "The Customer may update this Schedule by notice to the Supplier where the scope of "
+            "the processing changes, and any consequential change to the Charges shall be agreed "
+            "under clause {cl_change}."
+        )
 
-    return {"security": security, "exit": exit_management, "governance": governance,
-            "dpa": data_processing}
+    return {"security": security, "exit": exit_management, "governance": governance, "dpa": data_processing}
 
 
 # --------------------------------------------------------------------------------------------
@@ -2240,8 +3030,12 @@ def extended_schedules(r: Renderer) -> dict[str, Callable[[], None]]:
 # --------------------------------------------------------------------------------------------
 
 CORE_SCHEDULES = [("services", "Services Description"), ("charges", "Charges")]
-EXTENDED_SCHEDULES = [("security", "Security Requirements"), ("exit", "Exit Management"),
-                      ("governance", "Governance"), ("dpa", "Data Processing Particulars")]
+EXTENDED_SCHEDULES = [
+    ("security", "Security Requirements"),
+    ("exit", "Exit Management"),
+    ("governance", "Governance"),
+    ("dpa", "Data Processing Particulars"),
+]
 
 #: Service modules added per scale step above 1; calibrated so --scale 20 lays out at about
 #: 300 pages in LibreOffice (each module is roughly three pages across Schedules 1 and 2).
@@ -2328,8 +3122,14 @@ def comments_root(records: Sequence[CommentRecord], refs: dict[str, str]) -> etr
     """comments.xml: one paragraph per comment, led by the annotationRef mark."""
     root = _root("w:comments", [], "w14")
     for rec in records:
-        comment = sub(root, "comment", id=str(rec.comment_id), author=rec.author, date=rec.date,
-                      initials=INITIALS[rec.author])
+        comment = sub(
+            root,
+            "comment",
+            id=str(rec.comment_id),
+            author=rec.author,
+            date=rec.date,
+            initials=INITIALS[rec.author],
+        )
         p = sub(comment, "p")
         sub(sub(p, "pPr"), "pStyle", val="CommentText")
         r = sub(p, "r")
@@ -2403,8 +3203,7 @@ def assign_para_ids(roots: Iterable[etree._Element], rng: random.Random) -> None
             p.set(W14_TEXT_ID, f"{rng.randrange(1, 0x80000000):08X}")
 
 
-def add_part(doc: DocxDocument, name: str, content_type: str, reltype: str,
-             root: etree._Element) -> None:
+def add_part(doc: DocxDocument, name: str, content_type: str, reltype: str, root: etree._Element) -> None:
     """Serialise ``root`` as a new part related from the main document part."""
     blob = etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True)
     part = Part(PackURI(name), content_type, blob, doc.part.package)
@@ -2417,8 +3216,9 @@ def finish_settings(doc: DocxDocument) -> None:
     zoom = settings.find(w("zoom"))
     if zoom is not None:
         zoom.set(w("percent"), "100")
-    fn_pr = parse_xml(f'<w:footnotePr {nsdecls("w")}><w:footnote w:id="-1"/>'
-                      '<w:footnote w:id="0"/></w:footnotePr>')
+    fn_pr = parse_xml(
+        f'<w:footnotePr {nsdecls("w")}><w:footnote w:id="-1"/><w:footnote w:id="0"/></w:footnotePr>'
+    )
     settings.find(w("compat")).addprevious(fn_pr)
 
 
@@ -2446,8 +3246,7 @@ def set_properties(doc: DocxDocument) -> None:
 def normalise_zip(data: bytes) -> bytes:
     """Rewrite the package with fixed member timestamps so identical input gives identical bytes."""
     out = io.BytesIO()
-    with zipfile.ZipFile(io.BytesIO(data)) as src, \
-            zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+    with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
         for info in src.infolist():
             member = zipfile.ZipInfo(info.filename, date_time=ZIP_TIMESTAMP)
             member.compress_type = zipfile.ZIP_DEFLATED
@@ -2516,8 +3315,7 @@ def build(scale: int = 1, seed: int = 1) -> tuple[bytes, BuildStats]:
     fn_root = footnotes_root(wr.footnotes)
     cm_root = comments_root(wr.comments, renderer.refs)
     story_roots = [doc.element] + [
-        rel.target_part.element for rel in doc.part.rels.values()
-        if rel.reltype in (RT.HEADER, RT.FOOTER)
+        rel.target_part.element for rel in doc.part.rels.values() if rel.reltype in (RT.HEADER, RT.FOOTER)
     ]
     id_rng = random.Random(f"ids:{seed}:{scale}")
     assign_para_ids([*story_roots, fn_root, cm_root], id_rng)
@@ -2526,10 +3324,16 @@ def build(scale: int = 1, seed: int = 1) -> tuple[bytes, BuildStats]:
 
     add_part(doc, "/word/footnotes.xml", CT.WML_FOOTNOTES, RT.FOOTNOTES, fn_root)
     add_part(doc, "/word/comments.xml", CT.WML_COMMENTS, RT.COMMENTS, cm_root)
-    add_part(doc, "/word/commentsExtended.xml", CT_COMMENTS_EXTENDED, RT_COMMENTS_EXTENDED,
-             comments_extended_root(wr.comments))
-    add_part(doc, "/word/commentsIds.xml", CT_COMMENTS_IDS, RT_COMMENTS_IDS,
-             comments_ids_root(wr.comments, id_rng))
+    add_part(
+        doc,
+        "/word/commentsExtended.xml",
+        CT_COMMENTS_EXTENDED,
+        RT_COMMENTS_EXTENDED,
+        comments_extended_root(wr.comments),
+    )
+    add_part(
+        doc, "/word/commentsIds.xml", CT_COMMENTS_IDS, RT_COMMENTS_IDS, comments_ids_root(wr.comments, id_rng)
+    )
     authors = sorted({rec.author for rec in wr.comments} | wr.revision_authors)
     add_part(doc, "/word/people.xml", CT_PEOPLE, RT_PEOPLE, people_root(authors))
     finish_settings(doc)
@@ -2553,8 +3357,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Command-line entry point: write the agreement to OUT.docx."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("out", type=Path, help="output .docx path")
-    parser.add_argument("--scale", type=int, default=1,
-                        help="1 = the ~15-page bundled sample; 20 = ~300 pages (default 1)")
+    parser.add_argument(
+        "--scale", type=int, default=1, help="1 = the ~15-page bundled sample; 20 = ~300 pages (default 1)"
+    )
     parser.add_argument("--seed", type=int, default=1, help="varies modules and numbers (default 1)")
     args = parser.parse_args(argv)
     if args.scale < 1:

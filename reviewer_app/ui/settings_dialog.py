@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..agent.settings import DEFAULT_MODEL, store_api_key
+from ..agent.settings import DEFAULT_MODEL, AgentSettings, store_api_key
 from ..docx.comment_writer import initials_of
 from .app_settings import (
     MAX_AUTOSAVE_S,
@@ -43,6 +43,7 @@ from .app_settings import (
     is_valid_base_url,
     keyring_available,
 )
+from .connection_tester import ConnectionTester
 
 log = logging.getLogger(__name__)
 
@@ -145,6 +146,8 @@ class SettingsDialog(QDialog):
                 )
             )
         form.addRow("", self.key_note)
+        self.connection = ConnectionTester(self.agent_settings_on_screen, box)
+        form.addRow("", self.connection)
         self._show_key_state()
         return box
 
@@ -260,15 +263,32 @@ class SettingsDialog(QDialog):
         return list(self._colours)
 
     # ------------------------------------------------------------------ OK
+    def agent_settings_on_screen(self) -> AgentSettings | str:
+        """The model settings as typed, not yet saved (Test connection), or what is wrong with them."""
+        local = self.local_radio.isChecked()
+        if (problem := self._url_problem()) is not None:
+            return problem
+        return AgentSettings(
+            model=self.model_edit.text().strip() or DEFAULT_MODEL,
+            base_url=self.base_url_edit.text().strip() if local else None,
+            api_key=self.key_edit.text().strip() or None,
+        )
+
+    def done(self, result: int) -> None:  # noqa: D102 - QDialog override: a running check ends with the dialog
+        self.connection.cancel()
+        super().done(result)
+
     def _problem(self) -> tuple[str, QWidget] | None:
         """The first value OK cannot accept, with the field to put the cursor in."""
         if not self.name_edit.text().strip():
             return self.tr("Enter your name: your tracked changes and comments carry it."), self.name_edit
+        if (problem := self._url_problem()) is not None:
+            return problem, self.base_url_edit
+        return None
+
+    def _url_problem(self) -> str | None:
         if self.local_radio.isChecked() and not is_valid_base_url(self.base_url_edit.text()):
-            return (
-                self.tr("The server URL must start with http:// or https:// and name a host."),
-                self.base_url_edit,
-            )
+            return self.tr("The server URL must start with http:// or https:// and name a host.")
         return None
 
     def accept(self) -> None:
