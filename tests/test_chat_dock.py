@@ -118,8 +118,8 @@ def test_apply_all_is_one_undo_step_and_show_names_the_block(
 def test_an_applied_proposal_can_be_accepted_or_rejected_and_follows_undo(
     loop: Any, make_dock: Any, server: FakeAnthropic, qtbot: Any
 ) -> None:
-    """After Apply, a Review card holds the tracked changes it became: Accept/Reject act on them, and
-    when they leave the document some other way (undo), the card says so instead of "Applied"."""
+    """After Apply, a Review card holds the tracked changes it became: Accept/Reject act on them.
+    Undoing the Apply puts the proposal back in the queue and the card back to Apply/Discard."""
     server.add(*three_edits_turn())
     dock = make_dock()
     loop.run_until_complete(dock.send("Tighten the definitions."))
@@ -131,11 +131,25 @@ def test_an_applied_proposal_can_be_accepted_or_rejected_and_follows_undo(
     agent_changes = {c["id"] for c in controller.reviewer.changes() if c["author"] == controller.agent_author}
     assert agent_changes and set(law.card.revision_ids) == agent_changes
 
+    def queued() -> set[str]:
+        return {p["id"] for p in controller.review_bridge.proposals() if p["status"] == "queued"}
+
     controller.undo_stack.undo()
-    qtbot.waitUntil(lambda: law.status.text() == "Resolved in the document", timeout=2000)
-    assert not law.accept_button.isVisibleTo(law)
+    qtbot.waitUntil(lambda: law.status.text() == "Proposed", timeout=2000)
+    assert law.apply_button.isVisibleTo(law) and not law.accept_button.isVisibleTo(law)
+    assert law.card.proposal_id in queued()
+    assert not [c for c in controller.reviewer.changes() if c["author"] == controller.agent_author]
     controller.undo_stack.redo()
     qtbot.waitUntil(lambda: law.status.text() == "Applied", timeout=2000)
+    assert law.card.proposal_id not in queued()
+    # undone again, the proposal applies again from its card: new tracked changes, one undo step
+    controller.undo_stack.undo()
+    qtbot.waitUntil(lambda: law.status.text() == "Proposed", timeout=2000)
+    qtbot.mouseClick(law.apply_button, Qt.MouseButton.LeftButton)
+    assert law.status.text() == "Applied" and law.card.proposal_id not in queued()
+    assert set(law.card.revision_ids) == {
+        c["id"] for c in controller.reviewer.changes() if c["author"] == controller.agent_author
+    }
 
     qtbot.mouseClick(law.reject_button, Qt.MouseButton.LeftButton)
     assert law.status.text() == "Rejected"

@@ -150,7 +150,14 @@ def test_agent_batch_and_proposals_undo_exactly(controller, tmp_path) -> None:
     queue.apply_document_operations(
         {"version": 1, "mode": "tracked-changes", "operations": ops["insert"] + ops["comment"]}
     )
+    waiting = queue.proposals()
     assert_exact_undo_redo(controller, lambda: controller.apply_proposals(None))
+    # the last undo put the proposals back in the queue, as they were and on disk, to apply again
+    assert queue.proposals() == waiting
+    queue.store.load()
+    assert queue.proposals() == waiting
+    controller.undo_stack.redo()
+    assert queue.proposals() == []
 
 
 def test_replies_and_resolutions_undo_exactly(controller, tmp_path) -> None:

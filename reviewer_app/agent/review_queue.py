@@ -335,6 +335,17 @@ class ReviewQueueBridge(ReviewerReads):
         """Drop a proposal without applying it; False when there is no such proposal."""
         return self.store.remove([proposal_id]) > 0
 
+    def requeue(self, proposals: Iterable[Mapping[str, Any]]) -> None:
+        """Put applied proposals back in the queue (their Apply was undone); held ids are kept as they are."""
+        held = {p["id"] for p in self.store.proposals}
+        back = [copy.deepcopy(dict(p)) for p in proposals if p["id"] not in held]
+        if back:
+            self.store.add(back)
+
+    def dequeue(self, proposal_ids: Iterable[str]) -> None:
+        """Take proposals out of the queue again (an undone Apply was redone)."""
+        self.store.remove(proposal_ids)
+
     def save_document(self, path: str | os.PathLike[str]) -> None:
         """Save the document (a person's act) and keep its queue with it under the new name."""
         self.reviewer.save(path)

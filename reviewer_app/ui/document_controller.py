@@ -46,6 +46,20 @@ class NoDocumentError(RuntimeError):
     """An act needs an open document and there is none."""
 
 
+class QueueStep:
+    """What an Apply did to the review queue, so undo puts its proposals back and redo takes them out."""
+
+    def __init__(self, queue: ReviewQueueBridge, proposals: list[dict[str, Any]]) -> None:
+        self._queue = queue
+        self._proposals = proposals
+
+    def undo(self) -> None:
+        self._queue.requeue(self._proposals)
+
+    def redo(self) -> None:
+        self._queue.dequeue(p["id"] for p in self._proposals)
+
+
 class _ActCommand(QUndoCommand):
     """One act on the document: undo puts back what it touched as it was, redo as it became."""
 
@@ -55,11 +69,13 @@ class _ActCommand(QUndoCommand):
         label: str,
         entry: UndoEntry | None,
         touched: frozenset[str] | None,
+        queue_step: QueueStep | None = None,
     ):
         super().__init__(label)
         self._controller = controller
         self._entry = entry  # None: the act reported a change but touched nothing
         self._touched = touched
+        self._queue_step = queue_step
         self._done = True  # pushed after the act ran: the first redo() has nothing to do
 
     def redo(self) -> None:
@@ -67,12 +83,16 @@ class _ActCommand(QUndoCommand):
             return
         if self._entry is not None:
             self._entry.redo()
+        if self._queue_step is not None:
+            self._queue_step.redo()
         self._controller._restored()
         self._done = True
 
     def undo(self) -> None:
         if self._entry is not None:
             self._entry.undo()
+        if self._queue_step is not None:  # before the views hear of it: the cards read the queue
+            self._queue_step.undo()
         self._controller._restored()
         self._done = False
 
@@ -216,12 +236,14 @@ class DocumentController(QObject):
         act: Callable[[DocxReviewer], T],
         touched: Iterable[str] | Callable[[T], Iterable[str] | None] | None = None,
         changed: Callable[[T], bool] = bool,
+        queue_step: Callable[[T], QueueStep] | None = None,
     ) -> T:
         """Run ``act`` on the document as one undoable step named ``label``.
 
         ``touched``: the block ids the act changes (None: it may change anything), or a function
         reading them from the act's result, so the views re-render only those. ``changed(result)``
         says whether the act did anything; an act that changed nothing leaves no undo entry.
+        ``queue_step(result)``: what the act did to the review queue, undone and redone with it.
         """
         reviewer = self.require()
         journal = reviewer.begin_changes()
@@ -234,7 +256,8 @@ class DocumentController(QObject):
         if callable(touched):
             touched = touched(result)
         blocks = frozenset(touched) if touched is not None else None
-        self.undo_stack.push(_ActCommand(self, label, entry, blocks))
+        step = queue_step(result) if queue_step is not None else None
+        self.undo_stack.push(_ActCommand(self, label, entry, blocks, step))
         self.document_changed.emit(blocks)
         self._emit_modified()
         return result
@@ -279,8 +302,12 @@ class DocumentController(QObject):
         return self.perform(label, lambda r: r.apply_operations(batch), _receipt_blocks, _committed)
 
     def apply_proposals(self, proposal_ids: list[str] | None = None) -> list[dict[str, Any]]:
-        """Apply queued agent proposals (all when None) as tracked changes under the agent's name."""
+        """Apply queued agent proposals (all when None) as tracked changes under the agent's name.
+
+        Undo takes the tracked changes out and puts the proposals back in the queue, to apply again.
+        """
         bridge = self._require_queue()
+        held = {p["id"]: p for p in bridge.proposals()}
         label = (
             count_text(len(proposal_ids), "Apply {n} proposal", "Apply {n} proposals")
             if proposal_ids is not None
@@ -291,6 +318,9 @@ class DocumentController(QObject):
             lambda r: self._as_agent(r, lambda: bridge.apply_proposals(proposal_ids)),
             None,
             lambda outcomes: any(o["status"] == "applied" for o in outcomes),
+            lambda outcomes: QueueStep(
+                bridge, [held[o["id"]] for o in outcomes if o["status"] == "applied" and o["id"] in held]
+            ),
         )
 
     def apply_agent_batch(self, batch: dict[str, Any]) -> dict[str, Any]:

@@ -13,7 +13,7 @@ queue, Direct-mode changes from the changes still pending in the document.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Set
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -198,20 +198,26 @@ def outcome_entry(card: CardState) -> dict[str, Any]:
     return data
 
 
-def settle(card: CardState, pending_changes: set[str]) -> bool:
+def settle(card: CardState, pending_changes: set[str], queued: Set[str] = frozenset()) -> bool:
     """Bring a card whose edit landed in line with the document; True when its status changed.
 
-    Its changes still pending: ``applied`` (Accept and Reject work). All gone: what the person
-    decided on this card, or ``resolved`` when they went some other way (the redline panel, an
-    undo, closing without saving).
+    Its changes still pending: ``applied`` (Accept and Reject work). All gone and its proposal
+    back in the queue (its Apply was undone): ``queued``, to apply again. All gone otherwise: what
+    the person decided on this card, or ``resolved`` when they went some other way (the redline
+    panel, an undo in Direct mode, closing without saving). ``queued``: the ids of the proposals
+    waiting now.
     """
-    if not card.revision_ids or card.status not in SETTLED_BY_DOCUMENT:
+    if not card.revision_ids or card.status not in SETTLED_BY_DOCUMENT | {"queued"}:
         return False
-    pending = any(i in pending_changes for i in card.revision_ids)
-    status = "applied" if pending else (card.outcome if card.outcome in FINAL_DECISIONS else "resolved")
+    if any(i in pending_changes for i in card.revision_ids):
+        status = "applied"
+    elif card.mode == "review" and card.proposal_id in queued:
+        status = "queued"
+    else:
+        status = card.outcome if card.outcome in FINAL_DECISIONS else "resolved"
     if status == card.status:
         return False
-    card.status = status
+    card.status, card.reason = status, None
     return True
 
 
@@ -237,4 +243,4 @@ def restore_status(
             card.status, card.reason = card.outcome or "missing", outcome.get("reason")
         else:
             card.status = "missing"
-    settle(card, pending_changes)
+    settle(card, pending_changes, {i for i, p in queue.items() if p.get("status") == "queued"})

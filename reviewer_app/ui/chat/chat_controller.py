@@ -397,13 +397,15 @@ class ChatController(QObject):
             self._settle_timer.start()  # coalesce a burst of changes into one look at the document
 
     def _settle_cards(self) -> None:
-        """Cards whose edit landed follow their changes (accepted or rejected elsewhere, undone, redone)."""
+        """Cards whose edit landed follow their changes (accepted or rejected elsewhere, undone,
+        redone) and their proposals (back in the queue when an Apply was undone)."""
         reviewer = self.controller.reviewer
         if reviewer is None:
             return
         pending = {c["id"] for c in reviewer.changes()}
+        queued = {p["id"] for p in self._proposals() if p.get("status") == "queued"}
         for card in self.cards.values():
-            if card_state.settle(card, pending):
+            if card_state.settle(card, pending, queued):
                 self.card_changed.emit(card)
 
 
