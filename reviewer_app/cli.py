@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import __version__
-from .cli_agent import add_agent_command, run_agent
+from .cli_agent import add_agent_command, add_check_model_command, run_agent, run_check_model
 from .cli_common import PROG, CliError, check_file, dump_json, open_reviewer, write
 from .cli_compare import COMPARE_COMMANDS, add_compare_commands, run_compare_command
 from .cli_edits import EDIT_COMMANDS, add_edit_commands, run_edit_command
@@ -31,7 +31,16 @@ from .cli_tools import add_tools_commands, run_tools
 from .docx import DocxReviewer
 from .docx.snapshot import Snapshot
 
-COMMANDS = ("read", "outline", *EDIT_COMMANDS, *COMPARE_COMMANDS, *RENDER_COMMANDS, "tools", "agent")
+COMMANDS = (
+    "read",
+    "outline",
+    *EDIT_COMMANDS,
+    *COMPARE_COMMANDS,
+    *RENDER_COMMANDS,
+    "tools",
+    "agent",
+    "check-model",
+)
 #: Deepest heading level Word has (outline levels 0-8).
 MAX_HEADING_LEVEL = 9
 
@@ -50,6 +59,7 @@ reviewer [FILE]                            start the app (the sample contract wh
        reviewer tools schema [--format anthropic|openai]   print the agent's tool definitions
        reviewer tools run FILE --calls CALLS.jsonl [--mode tracked|review] [-o OUT]
        reviewer agent FILE "instruction" [-o OUT] [--mode tracked|review] [--model M] [--base-url URL]
+       reviewer check-model [--model M] [--base-url URL]   does the model server answer?
        reviewer --self-test [--report PATH]       check this install works, offscreen
        reviewer --version"""
 
@@ -123,6 +133,7 @@ def _commands_parser() -> argparse.ArgumentParser:
     add_render_commands(sub)
     add_tools_commands(sub)
     add_agent_command(sub)
+    add_check_model_command(sub)
     return parser
 
 
@@ -217,6 +228,8 @@ def _run_command(ns: argparse.Namespace) -> int:
         return run_tools(ns)
     if ns.command == "agent":
         return run_agent(ns)
+    if ns.command == "check-model":
+        return run_check_model(ns)
     return run_edit_command(ns)
 
 

@@ -192,3 +192,32 @@ def run_agent(ns: argparse.Namespace) -> int:
     session.store = store  # saved only now that the document it describes exists
     session.save()
     return EXIT_MODEL_FAILED if stop_reason == "error" else 0
+
+
+# ----------------------------------------------------------------------------- check-model
+def add_check_model_command(sub: Any) -> None:
+    """The ``check-model`` parser: Settings ▸ Test connection, from a terminal (IT sets up a server)."""
+    check = sub.add_parser(
+        "check-model",
+        prog=f"{PROG} check-model",
+        help="send one tiny request to the model server and say whether it answers",
+        description=textwrap.fill(
+            "Send one streamed one-token request (no document text) to the model server with the "
+            "settings the agent command would use, and print one sentence: who answered, or what to "
+            "fix. Exit status 0 when the server answered, 3 when it did not.",
+            width=90,
+        ),
+    )
+    check.add_argument("--model", metavar="M", help="the model name")
+    check.add_argument("--base-url", metavar="URL", help="the model server")
+
+
+def run_check_model(ns: argparse.Namespace) -> int:
+    """``reviewer check-model``."""
+    from .agent.connection_check import check_connection
+    from .agent.settings import AgentSettings
+
+    settings = AgentSettings.from_environment(model=ns.model, base_url=ns.base_url)
+    report = asyncio.run(check_connection(settings))
+    (sys.stdout if report.ok else sys.stderr).write(report.message + "\n")
+    return 0 if report.ok else EXIT_MODEL_FAILED

@@ -215,3 +215,16 @@ def test_as_a_real_process(sample: Path, tmp_path: Path) -> None:
     assert proc.stdout.strip() == "The contract has 86 sections."
     assert server.requests[0].body["model"] == "claude-fake-2"
     assert out.exists()
+
+
+def test_check_model_says_who_answered_or_what_to_fix(api_key: str, capsys: Any) -> None:
+    with FakeAnthropic([reply("OK"), Status(401, message="invalid x-api-key")]) as server:
+        assert main(["check-model", "--base-url", server.base_url, "--model", "qwen3-coder"]) == 0
+        answered = capsys.readouterr()
+        assert main(["check-model", "--base-url", server.base_url]) == 3
+        refused = capsys.readouterr()
+        assert (
+            server.requests[0].body["model"] == "qwen3-coder" and server.requests[0].body["max_tokens"] == 1
+        )
+    assert "answered as" in answered.out and not answered.err
+    assert "refused the API key (HTTP 401: invalid x-api-key)" in refused.err and not refused.out
