@@ -37,10 +37,10 @@ sys.path.insert(0, str(ROOT))
 
 import qasync  # noqa: E402
 from PySide6.QtCore import QTimer  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from bench.bench_agent_loop import ToolClock  # noqa: E402
 from bench.bench_reads import ensure_synthetic  # noqa: E402
+from reviewer_app.app import create_application  # noqa: E402
 from reviewer_app.ui.chat import ChatDock  # noqa: E402
 from reviewer_app.ui.chat.sdk_loading import client_library_ready  # noqa: E402
 from reviewer_app.ui.document_controller import DocumentController  # noqa: E402
@@ -142,7 +142,7 @@ class StallClock:
 
 
 def measure(path: Path, delay_s: float) -> dict[str, Any]:
-    app = QApplication.instance() or QApplication([])
+    app = create_application()  # the app's own set-up: garbage collected on Qt's thread
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     results: dict[str, Any] = {"file": path.name}

@@ -30,6 +30,7 @@ from ..docx.comment_removal import delete_comment
 from ..docx.journal import UndoEntry
 from ..docx.reviewer import DocxReviewer
 from ..docx.snapshot import Snapshot
+from .main_thread_gc import collect_due
 from .plurals import count_text
 
 log = logging.getLogger(__name__)
@@ -196,6 +197,7 @@ class DocumentController(QObject):
         current document when the file is refused)."""
         reviewer = DocxReviewer.open(path, author=self._author)
         reviewer.snapshot()  # a file that opens but cannot be read fails here, before anything changes
+        collect_due()  # the open's young objects, inside its wait rather than in the first scroll
         self._install(reviewer)
         return reviewer
 
@@ -203,6 +205,7 @@ class DocumentController(QObject):
         """Open a document held in memory (a recovered copy) that will be saved to ``path``."""
         reviewer = DocxReviewer.from_bytes(data, author=self._author, path=path)
         reviewer.snapshot()
+        collect_due()
         self._install(reviewer)
         self._never_saved_change = True  # recovered work is not on disk yet
         self._emit_modified()

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import QAbstractScrollArea, QWidget
 
 from ...docx.reviewer import DocxReviewer
 from ...docx.snapshot import Snapshot
+from ..main_thread_gc import collect_due
 from .interaction import PageInteraction
 from .layout import Page, PagedLayout, normalize_mode
 from .navigation import PageNavigation
@@ -129,6 +130,7 @@ class PageView(PageInteraction, PageNavigation, QAbstractScrollArea):
         if layout is None:
             self._timer.stop()
             return
+        collect_due()  # what the last slice allocated: a small collection per slice, as Python's own
         layout.step(_STEP_BUDGET_S)
         self._after_slice()
 
