@@ -10,6 +10,9 @@ the snapshot must equal a fresh walk each time.
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -208,3 +211,39 @@ def test_undo_is_proportional_to_the_act(controller, tmp_path) -> None:
     entry = journal.finish()
     assert entry is not None
     assert len(entry._in_place or ()) == 1  # one top-level paragraph, swapped in place
+
+
+_FREED_AS_GARBAGE = textwrap.dedent(
+    """
+    import gc, sys
+    from pathlib import Path
+    from PySide6.QtWidgets import QApplication
+    app = QApplication([])
+    from reviewer_app.ui.autosave import Autosaver
+    from reviewer_app.ui.document_controller import DocumentController
+    from reviewer_app.ui.recovery import RecoveryStore
+    gc.disable()
+    controller = DocumentController(store_directory=Path(sys.argv[2]))
+    saver = Autosaver(controller, RecoveryStore())  # holds the controller: a reference cycle
+    controller.open(sys.argv[1])
+    controller.accept_changes([controller.require().changes()[0]["id"]])
+    saver.write_now()
+    del controller, saver
+    gc.collect()
+    print("collected")
+    """
+)
+
+
+def test_a_controller_with_undo_history_freed_as_cyclic_garbage_does_not_crash(tmp_path: Path) -> None:
+    """The undo stack owns Python-made commands in C++: collected in the wrong order they crashed
+    the process (SIGSEGV in QUndoStack::clear), so this runs in a child process."""
+    target = tmp_path / SAMPLE.name
+    shutil.copy(SAMPLE, target)
+    proc = subprocess.run(
+        [sys.executable, "-c", _FREED_AS_GARBAGE, str(target), str(tmp_path / "queue")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0 and proc.stdout.strip() == "collected", proc.stderr[-2000:]

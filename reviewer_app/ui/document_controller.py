@@ -14,6 +14,7 @@ place, exact to the byte, and re-read only the paragraphs whose text they change
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import shutil
@@ -133,6 +134,17 @@ class DocumentController(QObject):
         self.untitled_name = "Untitled.docx"
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(self._clean_changed)
+
+    def __del__(self) -> None:
+        """Delete the undo history while every part of it is still whole.
+
+        The stack owns its commands in C++ while their Python halves belong to Python. When a
+        controller dies as cyclic garbage, the collector frees those halves first, and the
+        controller's C++ destructor then deleted commands whose Python side was gone: a crash.
+        Finalizers run before the collector frees anything, so clearing here is always in order.
+        """
+        with contextlib.suppress(RuntimeError):  # the C++ side already went with a parent window
+            self.undo_stack.clear()
 
     # ------------------------------------------------------------------ state
     @property
