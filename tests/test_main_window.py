@@ -22,9 +22,11 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 from reviewer_app.docx import DocxReviewer
 from reviewer_app.docx.comments import comment_records
 from reviewer_app.resources import SAMPLE_CONTRACT
+from reviewer_app.ui.chat.banner import Banner
 from reviewer_app.ui.main_window import MainWindow
 from reviewer_app.ui.pageview import PageView
 from tests.conftest import CORPUS, REPO_ROOT
+from tests.docx_factory import make_docx, p
 
 SAMPLE = REPO_ROOT / "resources" / Path(*SAMPLE_CONTRACT)
 LISTS_DOC = CORPUS / "public" / "pt_DB012-Lists-With-Different-Numberings.docx"
@@ -335,6 +337,7 @@ def test_compare_with_opens_the_redline_in_a_new_window(
         b.text for b in DocxReviewer.open(before).snapshot().content_blocks()
     ]
     assert [v.id for v in window.compare.versions] == ["v1"]
+    assert _notices(redline) == []  # every difference is marked: nothing to warn about
     # Save asks for a name (no path yet)
     target = tmp_path / "redline.docx"
     redline.files.ask_save_path = lambda *a: str(target)
@@ -344,6 +347,39 @@ def test_compare_with_opens_the_redline_in_a_new_window(
     assert redline.close()
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
     assert window.compare.windows == [] and not shiboken6.isValid(redline)
+
+
+def _notices(window: MainWindow) -> list[Banner]:
+    return window.centralWidget().findChildren(Banner, options=Qt.FindChildOption.FindDirectChildrenOnly)
+
+
+def test_a_redline_that_cannot_show_everything_says_what_to_check(
+    window: MainWindow, tmp_path: Path, monkeypatch
+) -> None:
+    """A footnote the other side added has no place in the older version: the redline window says
+    so, in the window, instead of looking complete."""
+    older = tmp_path / "draft-2.docx"
+    older.write_bytes(make_docx(p("The Customer shall pay the fees.")))
+    current = tmp_path / "draft-3.docx"
+    runs = (
+        '<w:r><w:t xml:space="preserve">The Customer shall pay the fees</w:t></w:r>'
+        '<w:r><w:footnoteReference w:id="1"/></w:r><w:r><w:t>.</w:t></w:r>'
+    )
+    notes = '<w:footnote w:id="1"><w:p><w:r><w:t>Excluding VAT.</w:t></w:r></w:p></w:footnote>'
+    current.write_bytes(make_docx(p(runs=runs), footnotes=notes))
+    assert window.open_path(current)
+    redline = window.compare.compare_with(str(older))
+    assert redline is not None
+    redline.files.ask_unsaved = lambda: QMessageBox.StandardButton.Discard
+    (notice,) = _notices(redline)
+    assert notice.isVisibleTo(redline)
+    assert "1 footnote added since draft-2.docx not marked" in notice.text and "by hand" in notice.text
+    assert redline.statusBar().currentMessage() == "0 differences from draft-2.docx"
+    shown: list[str] = []
+    monkeypatch.setattr(QMessageBox, "information", lambda _parent, _title, text: shown.append(text))
+    notice.action_button.click()
+    assert shown == ["footnote 1: only this version has it"]
+    redline.close()
 
 
 def test_a_file_handed_over_by_the_desktop_opens(window: MainWindow, qtbot) -> None:

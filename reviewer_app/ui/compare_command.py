@@ -20,6 +20,8 @@ from ..agent.host_tools import VersionChoice
 from ..docx.compare import generate_redline_docx
 from ..docx.compare.errors import CompareInputError, CompareOptionError
 from ..docx.errors import DocxOpenError
+from .compare_report import incomplete_redline
+from .plurals import count_text
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -84,8 +86,13 @@ class CompareCommand:
         redline.destroyed.connect(lambda: self.windows.remove(redline))
         redline.show()
         self.windows.append(redline)
+        missing = incomplete_redline(result, Path(other).name)
+        if missing is not None:
+            log.warning("the redline from %s is incomplete: %s\n%s", other, *missing)
+            redline.show_notice(*missing)
         applied = len(result.get("applied", []))
+        differences = count_text(applied, "{n} difference", "{n} differences")
         redline.statusBar().showMessage(
-            window.tr("{count} differences from {old}").format(count=applied, old=Path(other).name), 8000
+            window.tr("{differences} from {old}").format(differences=differences, old=Path(other).name), 8000
         )
         return redline

@@ -30,6 +30,7 @@ from ..docx.reviewer import DocxReviewer
 from ..docx.snapshot import Snapshot
 from .app_settings import SettingsStore
 from .chat import ChatDock
+from .chat.banner import Banner
 from .compare_command import CompareCommand
 from .document_controller import DocumentController
 from .drafting import Drafting
@@ -73,6 +74,7 @@ class MainWindow(QMainWindow):
         column.setSpacing(0)
         column.addWidget(self.find_bar)
         column.addWidget(self.page_view, 1)
+        self._column = column
         self.setCentralWidget(central)
         self.files = FileCommands(self)
         self.compare = CompareCommand(self)
@@ -357,6 +359,17 @@ class MainWindow(QMainWindow):
         box = QMessageBox(QMessageBox.Icon.Warning, title, message, QMessageBox.StandardButton.Ok, self)
         box.setObjectName("openErrorBox")
         box.exec()
+
+    def show_notice(self, text: str, details: str) -> Banner:
+        """A warning across the top of the document that stays until dismissed (what a redline
+        could not show); Details… lists every item."""
+        banner = Banner(text, kind="error", action=self.tr("Details…"), detail=details, parent=self)
+        banner.action_triggered.connect(
+            lambda: QMessageBox.information(self, self.tr("Not shown in this redline"), details)
+        )
+        self._column.insertWidget(0, banner)
+        banner.show()
+        return banner
 
     def _refresh_chrome(self) -> None:
         """Title, enabled commands and the status bar follow the open document."""
