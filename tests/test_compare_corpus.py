@@ -222,6 +222,22 @@ def test_large_book_compares_with_moves_of_renumbered_notes_ignored(redlines: di
     assert len(made["result"]["unprocessedStories"]) > 100  # endnotes became footnotes with new ids
 
 
+def test_large_book_carries_every_revised_style_by_name(redlines: dict[str, Any]) -> None:
+    """B names the built-in styles by English ids (``BodyText``), A by Norwegian ones (``Brdtekst``):
+    each is found by name (``compare/style_import.py``), so no style change is left out or copied."""
+    made = _made(redlines, "dxo_WC-BodyBookmarks-After")
+    assert made["result"]["referenceWarnings"] == []
+    styles = [zipfile.ZipFile(path).read("word/styles.xml") for path in (made["a"], made["out"])]
+    assert styles[0] == styles[1]
+    document = etree.fromstring(zipfile.ZipFile(made["out"]).read("word/document.xml"))
+    restyled = {
+        change.getparent().find(f"{_W}pStyle").get(f"{_W}val")
+        for change in document.iter(f"{_W}pPrChange")
+        if change.getparent().find(f"{_W}pStyle") is not None
+    }
+    assert {"Blokktekst", "Brdtekst", "Overskrift2"} <= restyled  # B's Block Text, Body Text, heading 2
+
+
 # ----------------------------------------------------------------------------- pairs made by editing
 #: Corpus documents of every kind (tables, notes, lists, RTL, content controls, pending changes),
 #: each given eight seeded edits with the engine in direct mode to make its revised version.

@@ -9,7 +9,9 @@ Properties are compared as the contract's vocabulary reads them (``Block.style_i
 ``stated_numbering``, ``direct_*``): what the engine can write is exactly what is compared, so a
 difference it cannot express (tabs, borders) is not reported as one it would half-write. A
 paragraph with no style of its own reads as its package's default style; the two packages'
-defaults are compared as "no style". Numbering goes through :class:`~.numbering_import.NumberingImport`.
+defaults are compared as "no style". Styles go through :class:`~.style_import.StyleImport` (the
+revised style's id in the base, copied there when the base lacks it), numbering through
+:class:`~.numbering_import.NumberingImport`.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from ..styles import StyleIndex
 from ..xmlutil import W
 from .notes import without_markers
 from .numbering_import import NumberingImport
+from .style_import import StyleImport
 
 _INHERIT: dict[str, Any] = {"kind": "inherit"}
 
@@ -37,14 +40,20 @@ def _spacing(value: dict[str, Any] | None) -> dict[str, Any] | None:
 class RevisedProperties:
     """Reads revised paragraphs' properties as the base package can state them."""
 
-    def __init__(
-        self, base_styles: StyleIndex, revised_styles: StyleIndex, numbering: NumberingImport
-    ) -> None:
-        self.base_styles = base_styles
+    def __init__(self, styles: StyleImport, revised_styles: StyleIndex, numbering: NumberingImport) -> None:
+        self.styles = styles
         self.revised_default = revised_styles.default_paragraph_style_id
         self.numbering = numbering
-        #: revised styles the base does not define, with how many paired paragraphs wanted them
+        #: revised styles that could not be carried into the base, with how many paragraphs wanted them
         self.missing_styles: Counter[str] = Counter()
+
+    # ------------------------------------------------------------------ styles
+    def _style_of(self, block: Block) -> tuple[bool, str | None]:
+        """(carried, the base's style id) for the revised ``block``; the revised default is the base's."""
+        if block.style_id is None or block.style_id == self.revised_default:
+            return True, self.styles.base.styles.default_paragraph_style_id
+        found = self.styles.base_style_id(block.style_id)
+        return found is not None, found
 
     # ------------------------------------------------------------------ numbering
     def numbering_of(self, block: Block) -> dict[str, Any] | None:
@@ -69,8 +78,11 @@ class RevisedProperties:
         fields: dict[str, Any] = {"text": without_markers(block.text)}
         if "\n" in block.text or "\r" in block.text:
             fields["lineBreakMode"] = "inline"
-        if block.style_id and self.base_styles.is_paragraph_style(block.style_id):
-            fields["styleId"] = block.style_id
+        carried, style_id = self._style_of(block)
+        if style_id is not None:
+            fields["styleId"] = style_id
+        elif not carried:
+            self.missing_styles[block.style_id or ""] += 1
         if block.direct_alignment:
             fields["alignment"] = block.direct_alignment
         anchor_el = anchor.element if anchor is not None else None
@@ -94,17 +106,20 @@ class RevisedProperties:
     def changes(self, base: Block, revised: Block) -> dict[str, Any]:
         """The revised values of the properties that differ between two paired paragraphs.
 
-        A revised style the base does not define cannot be written (the engine refuses
-        ``missingStyle``): it is left out and counted in :attr:`missing_styles`, the rest applies.
+        A revised style that cannot be carried into the base (see :mod:`.style_import`) is left out
+        and counted in :attr:`missing_styles`, the rest applies; one that dangles in both versions
+        alike is no change.
         """
         props: dict[str, Any] = {}
-        base_style = None if base.style_id == self.base_styles.default_paragraph_style_id else base.style_id
-        revised_style = None if revised.style_id == self.revised_default else revised.style_id
-        if base_style != revised_style:
-            if revised_style is None or self.base_styles.is_paragraph_style(revised_style):
-                props["styleId"] = revised_style
-            else:
-                self.missing_styles[revised_style] += 1
+        default = self.styles.base.styles.default_paragraph_style_id
+        base_style = None if base.style_id == default else base.style_id
+        carried, revised_style = self._style_of(revised)
+        revised_style = None if revised_style == default else revised_style
+        if not carried:
+            if base.style_id != revised.style_id:
+                self.missing_styles[revised.style_id or ""] += 1
+        elif base_style != revised_style:
+            props["styleId"] = revised_style
         numbering = self.numbering_of(revised)
         if numbering is not None and numbering != dict(base.stated_numbering or _INHERIT):
             props["numbering"] = numbering
@@ -119,15 +134,19 @@ class RevisedProperties:
         return props
 
     def reference_warnings(self) -> list[dict[str, Any]]:
-        """One warning per revised style the base lacks (the redline's ``referenceWarnings``)."""
+        """One warning per revised style that could not be carried (the redline's ``referenceWarnings``).
+
+        Only a style the revised version names without defining as a paragraph style (and the
+        base does not define either) is left: it shows as the default style there too.
+        """
         return [
             {
                 "code": "missingStyle",
                 "styleId": style_id,
                 "paragraphs": paragraphs,
                 "message": (
-                    f'paragraph style "{style_id}" of the revised version is not defined in the base; '
-                    f"{paragraphs} paragraph(s) keep their base style"
+                    f'paragraph style "{style_id}" of the revised version is not a paragraph style either '
+                    f"version defines; {paragraphs} paragraph(s) are written without it"
                 ),
             }
             for style_id, paragraphs in sorted(self.missing_styles.items())

@@ -14,8 +14,9 @@ version has cannot be written as a tracked change and is reported in ``unprocess
 Refusals the engine makes are reported in ``skipped`` with its reason, except a blank paragraph
 it must keep (one that ends a section or a cell): that is layout, not text.
 
-Lists the revised version's paragraphs use are mapped to the base's, and copied into the base's
-numbering part when it lacks them (:mod:`.numbering_import`).
+Lists and paragraph styles the revised version's paragraphs use are mapped to the base's, and
+copied into the base's numbering and styles parts when it lacks them (:mod:`.numbering_import`,
+:mod:`.style_import`).
 
 All revisions of one redline share one date and one author, draw ids from one counter across
 every part, and new paragraphs get paraIds no other part uses.
@@ -44,12 +45,12 @@ from .paragraph_props import RevisedProperties
 from .privacy import apply_to_package, resolve_transforms
 from .redline_ops import SPLIT_SEPARATOR, Planned, StoryPlan
 from .redline_plan import plan_story
-from .stories import Story, StoryDocument, pair_stories, read_stories
+from .stories import Story, StoryDocument, pair_stories, read_stories, story_roots
+from .style_import import StyleImport
 
 DEFAULT_AUTHOR = "Reviewer compare"
 VIEWS = ("original", "final")
 _P, _TR, _TBL, _PARA_ID = W + "p", W + "tr", W + "tbl", W14 + "paraId"
-_STORY_PARTS = ("header", "footer", "footnotes", "endnotes", "comments")
 
 
 def _check_view(option: str, value: Any) -> str:
@@ -176,16 +177,6 @@ def _following(el: etree._Element) -> etree._Element | None:
     return (tables[-1] if tables else el).getnext()
 
 
-def _story_roots(doc: WordDocument) -> list[tuple[str, etree._Element]]:
-    roots = [(doc.main_part, doc.root)]
-    for rel in doc.package.relationships(doc.main_part):
-        suffix = rel.rel_type.rsplit("/", 1)[-1]
-        wanted = not rel.external and suffix in _STORY_PARTS and rel.target.endswith(".xml")
-        if wanted and doc.package.has_part(rel.target) and all(rel.target != name for name, _ in roots):
-            roots.append((rel.target, doc.package.xml(rel.target)))
-    return roots
-
-
 def _para_id_holders(roots: Iterable[tuple[str, etree._Element]]) -> Iterable[tuple[str, etree._Element]]:
     for name, root in roots:
         for el in root.iter(_P, _TR):
@@ -199,7 +190,7 @@ def _unique_para_ids(doc: WordDocument, before: set[etree._Element]) -> None:
     Each story's batch mints paraIds unique within its own part; only across parts can two meet.
     Paragraphs the input already had keep theirs, duplicates included (not ours to change).
     """
-    roots = _story_roots(doc)
+    roots = story_roots(doc)
     used = {el.get(_PARA_ID, "").upper() for _, el in _para_id_holders(roots)}
     seen: set[str] = {el.get(_PARA_ID, "").upper() for el in before}
     rng = random.Random(len(used))
@@ -229,7 +220,8 @@ def generate_redline_docx(
     """The base package with the differences to ``revised`` written as tracked changes (contract §10).
 
     Returns ``{buffer, applied, skipped, unprocessedStories, referenceWarnings, privacyReport}``;
-    ``referenceWarnings`` names revised paragraph styles the base lacks (style changes left out). Raises
+    ``referenceWarnings`` names revised paragraph styles that could not be carried into the base
+    (defined in neither version as paragraph styles; those style changes are left out). Raises
     :class:`~.errors.CompareOptionError` for a bad view, author or privacy transform and
     :class:`~.errors.CompareInputError` when a document cannot be opened safely.
     """
@@ -241,13 +233,14 @@ def generate_redline_docx(
     base_reviewer = open_resolved(base, "base", base_view, copy=True, author=author, whole=True)
     revised_reviewer = open_resolved(revised, "revised", revised_view)
     doc = base_reviewer.document
-    before = {el for _, el in _para_id_holders(_story_roots(doc))}
+    before = {el for _, el in _para_id_holders(story_roots(doc))}
     writer = _Writer(doc, author)
     budget = Budget()
     move_ids = itertools.count(1)
     unprocessed: list[dict[str, Any]] = []
     revised_doc = revised_reviewer.document
-    props = RevisedProperties(doc.styles, revised_doc.styles, NumberingImport(doc, revised_doc))
+    numbering = NumberingImport(doc, revised_doc)
+    props = RevisedProperties(StyleImport(doc, revised_doc, numbering), revised_doc.styles, numbering)
     for b, r in pair_stories(read_stories(doc), read_stories(revised_doc)):
         if b is None or r is None:
             reason = "missing-base-story" if b is None else "missing-revised-story"

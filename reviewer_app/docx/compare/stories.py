@@ -23,6 +23,7 @@ from ..snapshot import SnapshotCache
 from ..stories import story_blocks, story_containers
 
 _NOTE_PARTS = {"footnote": xmlutil.REL_FOOTNOTES, "endnote": xmlutil.REL_ENDNOTES}
+_STORY_PARTS = ("header", "footer", "footnotes", "endnotes", "comments")
 
 
 @dataclass(slots=True)
@@ -47,6 +48,17 @@ def read_stories(doc: WordDocument) -> list[Story]:
         if part is not None:
             found.append(Story(handle, part, container, story_blocks(doc, container)))
     return found
+
+
+def story_roots(doc: WordDocument) -> list[tuple[str, etree._Element]]:
+    """(part name, root) of the main part and of every header, footer, notes and comments part."""
+    roots = [(doc.main_part, doc.root)]
+    for rel in doc.package.relationships(doc.main_part):
+        suffix = rel.rel_type.rsplit("/", 1)[-1]
+        wanted = not rel.external and suffix in _STORY_PARTS and rel.target.endswith(".xml")
+        if wanted and doc.package.has_part(rel.target) and all(rel.target != name for name, _ in roots):
+            roots.append((rel.target, doc.package.xml(rel.target)))
+    return roots
 
 
 def _identity(handle: dict[str, Any]) -> tuple[str, Any]:

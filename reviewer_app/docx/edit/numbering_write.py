@@ -38,28 +38,41 @@ def _rels_name(part: str) -> str:
 
 def _numbering_root(ctx: EditContext) -> tuple[str, etree._Element]:
     """The numbering part (name, root), created with its relationship and content type if absent."""
+    return definitions_root(ctx, REL_NUMBERING, NUMBERING_REL_TYPE, "numbering", NUMBERING_CONTENT_TYPE)
+
+
+def definitions_root(
+    ctx: EditContext, rel_suffix: str, rel_type: str, stem: str, content_type: str
+) -> tuple[str, etree._Element]:
+    """The main part's definitions part of ``rel_type`` (numbering, styles): (name, root).
+
+    Created when absent, as ``<stem>.xml`` beside the main part with root ``w:<stem>``, its
+    relationship and its content type, so what the batch adds is never left pointing at
+    nothing. Shared with the redline, which copies the revised version's styles into a base
+    that may have no styles part.
+    """
     doc = ctx.doc
-    name = doc.part_name(REL_NUMBERING)
+    name = doc.part_name(rel_suffix)
     if name is not None:
         return name, doc.package.xml(name)
     package = doc.package
     folder = posixpath.dirname(doc.main_part)
-    name = posixpath.join(folder, "numbering.xml")
+    name = posixpath.join(folder, f"{stem}.xml")
     counter = 1
     while package.has_part(name):
         counter += 1
-        name = posixpath.join(folder, f"numbering{counter}.xml")
+        name = posixpath.join(folder, f"{stem}{counter}.xml")
     ctx.touch(package.xml(_CONTENT_TYPES), part=_CONTENT_TYPES)
     rels = _rels_name(doc.main_part)
     if package.has_part(rels):
         ctx.touch(package.xml(rels), part=rels)
     else:
         ctx.checkpoints.created_parts.append(rels)
-    root = etree.Element(W + "numbering", nsmap={"w": NS["w"]})
-    package.put_xml(name, root, NUMBERING_CONTENT_TYPE)  # marks the new part dirty itself
+    root = etree.Element(W + stem, nsmap={"w": NS["w"]})
+    package.put_xml(name, root, content_type)  # marks the new part dirty itself
     ctx.checkpoints.created_parts.append(name)
     _CREATED.setdefault(ctx, set()).add(name)
-    package.add_relationship(doc.main_part, NUMBERING_REL_TYPE, name)
+    package.add_relationship(doc.main_part, rel_type, name)
     package.invalidate_relationships(doc.main_part)
     return name, root
 
