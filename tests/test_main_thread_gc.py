@@ -85,9 +85,9 @@ def test_collect_due_collects_only_past_a_threshold(automatic_gc: None) -> None:
     gc.disable()
     gc.collect()
     destroyed_on = _garbage_panel()
-    assert collect_due() == 0 and destroyed_on == []
+    assert collect_due() is None and destroyed_on == []
     _churn_cycles(gc.get_threshold()[0] + 10)
-    assert collect_due() > 0
+    assert collect_due() == 0
     assert destroyed_on == [threading.get_ident()]
 
 

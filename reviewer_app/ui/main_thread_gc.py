@@ -39,32 +39,36 @@ class _LongLived:
         return cls.pending > cls.total // 4
 
     @classmethod
-    def collect_young(cls, generation: int) -> int:
+    def collect_young(cls, generation: int) -> None:
         if generation == 0:
-            return gc.collect(0)
+            gc.collect(0)
+            return
         young = len(gc.get_objects(0)) + len(gc.get_objects(1))  # a few thousand at most
         found = gc.collect(1)
         cls.pending += max(young - found, 0)  # the survivors are old objects now
-        return found
 
     @classmethod
-    def collect_all(cls) -> int:
-        found = gc.collect(2)
+    def collect_all(cls) -> None:
+        gc.collect(2)
         cls.total, cls.pending = len(gc.get_objects(2)), 0
-        return found
 
 
-def collect_due() -> int:
-    """Collect the oldest generation that is due, by Python's own rules for an allocation; returns
-    how many unreachable objects were found (0 when no collection was due)."""
+def collect_due() -> int | None:
+    """Collect the oldest generation that is due, by Python's own rules for an allocation.
+
+    Returns the generation collected (None when none was due), so a caller in the middle of long
+    work can give an older generation's collection (tens of milliseconds) a turn of its own.
+    """
     counts = gc.get_count()
     thresholds = gc.get_threshold()
     if thresholds[2] and counts[2] > thresholds[2] and _LongLived.full_collection_due():
-        return _LongLived.collect_all()
+        _LongLived.collect_all()
+        return 2
     for generation in (1, 0):
         if thresholds[generation] and counts[generation] > thresholds[generation]:
-            return _LongLived.collect_young(generation)
-    return 0
+            _LongLived.collect_young(generation)
+            return generation
+    return None
 
 
 class MainThreadCollector(QObject):
