@@ -69,9 +69,10 @@ def incomplete_redline(result: Mapping[str, Any], older: str) -> tuple[str, str]
             parts.append(_tr("{what} added since {older} not marked").format(what=what, older=older))
         else:
             parts.append(_tr("{what} of {older} missing here not marked").format(what=what, older=older))
-    for warning in result.get("referenceWarnings") or []:
+    warnings = list(result.get("referenceWarnings") or [])
+    for warning in warnings:
         details.append(str(warning.get("message") or warning))
-    styles = sum(int(w.get("paragraphs") or 0) for w in result.get("referenceWarnings") or [])
+    styles = sum(int(w.get("paragraphs") or 0) for w in warnings)
     if styles:
         parts.append(
             count_text(styles, "{n} paragraph's new style not shown", "{n} paragraphs' new styles not shown")

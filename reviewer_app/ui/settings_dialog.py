@@ -9,6 +9,7 @@ to the keyring (or this session's memory) and never into ``settings.json``. Open
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 
 from PySide6.QtCore import Qt
@@ -265,14 +266,20 @@ class SettingsDialog(QDialog):
     # ------------------------------------------------------------------ OK
     def agent_settings_on_screen(self) -> AgentSettings | str:
         """The model settings as typed, not yet saved (Test connection), or what is wrong with them."""
-        local = self.local_radio.isChecked()
         if (problem := self._url_problem()) is not None:
             return problem
-        return AgentSettings(
-            model=self.model_edit.text().strip() or DEFAULT_MODEL,
-            base_url=self.base_url_edit.text().strip() if local else None,
-            api_key=self.key_edit.text().strip() or None,
-        )
+        typed = dataclasses.replace(self._store.settings, **self._model_values())
+        return typed.to_agent_settings().replace(api_key=self.key_edit.text().strip() or None)
+
+    def _model_values(self) -> dict[str, str]:
+        """Provider, model and (when valid) server URL as typed: what OK saves and Test tries."""
+        values = {
+            "provider": "local" if self.local_radio.isChecked() else "anthropic",
+            "model": self.model_edit.text().strip() or DEFAULT_MODEL,
+        }
+        if is_valid_base_url(self.base_url_edit.text()):
+            values["base_url"] = self.base_url_edit.text().strip()
+        return values
 
     def done(self, result: int) -> None:  # noqa: D102 - QDialog override: a running check ends with the dialog
         self.connection.cancel()
@@ -304,16 +311,13 @@ class SettingsDialog(QDialog):
         values = {
             "user_name": self.name_edit.text().strip(),
             "user_initials": self.initials_edit.text().strip(),
-            "provider": "local" if self.local_radio.isChecked() else "anthropic",
-            "model": self.model_edit.text().strip() or DEFAULT_MODEL,
+            **self._model_values(),
             "agent_mode": self.mode_combo.currentData(),
             "autosave_interval_s": self.autosave_spin.value(),
             "keep_backup": self.backup_check.isChecked(),
             "theme": self.theme_combo.currentData(),
             "markup_colours": self.markup_colours(),
         }
-        if is_valid_base_url(self.base_url_edit.text()):
-            values["base_url"] = self.base_url_edit.text().strip()
         self._store.update(**values)
         key = self.key_edit.text().strip()
         if key:
