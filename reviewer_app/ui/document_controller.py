@@ -17,7 +17,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import shutil
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -27,6 +26,7 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from ..agent.bridge import ReviewerBridge, create_reviewer_bridge
 from ..agent.review_queue import ReviewQueueBridge, create_review_queue_bridge
+from ..docx.atomic_write import copy_atomically
 from ..docx.comment_removal import delete_comment
 from ..docx.journal import UndoEntry
 from ..docx.reviewer import DocxReviewer
@@ -410,7 +410,7 @@ class DocumentController(QObject):
             raise ValueError("This document has no file name yet: use Save As.")
         target = os.path.abspath(target)
         if keep_backup and target not in self._backed_up and os.path.exists(target):
-            shutil.copy2(target, target + BACKUP_SUFFIX)
+            copy_atomically(target, target + BACKUP_SUFFIX)  # never through a link planted as the .bak
         self._backed_up.add(target)
         assert self._review_bridge is not None
         self._review_bridge.save_document(target)  # saves atomically and moves the proposal queue along
