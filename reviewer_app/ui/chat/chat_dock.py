@@ -145,8 +145,9 @@ class ChatDock(QWidget):
 
     def _wire(self, view: PageView) -> None:
         chat, conversation = self.chat, self.conversation
-        self.input.submitted.connect(self.send)
-        self.send_button.clicked.connect(self.send)
+        # a no-argument slot: clicked(bool) would land its flag in send()'s ``text``
+        self.input.submitted.connect(self.send_typed)
+        self.send_button.clicked.connect(self.send_typed)
         self.stop_button.clicked.connect(self.stop)
         self.mode_box.activated.connect(lambda index: self.set_mode(self.mode_box.itemData(index)))
         chat.conversation_reset.connect(self._reset)
@@ -193,6 +194,10 @@ class ChatDock(QWidget):
         if task is not None and text is None:
             self.input.clear()
         return task
+
+    def send_typed(self) -> None:
+        """Send what is typed in the input box (Enter and the Send button)."""
+        self.send()
 
     def stop(self) -> bool:
         return self.chat.stop()
