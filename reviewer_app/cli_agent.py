@@ -36,8 +36,10 @@ exit status:
   130  stopped with Ctrl-C; nothing was saved
 
 The model: --model / REVIEWER_MODEL; the server: --base-url / ANTHROPIC_BASE_URL (Anthropic's API
-by default; any server speaking the Anthropic Messages API, e.g. Ollama, for offline work); the key:
-the ANTHROPIC_API_KEY environment variable, else the one stored in Reviewer's settings (keyring)."""
+by default; any server speaking the Anthropic Messages API, e.g. Ollama, for offline work); the key
+for Anthropic's API: the ANTHROPIC_API_KEY environment variable, else the one stored in Reviewer's
+settings (keyring). That key is only ever sent to Anthropic over HTTPS: another server gets its own
+key, REVIEWER_SERVER_API_KEY, else the server key stored for that URL in Reviewer's settings."""
 
 
 def add_agent_command(sub: Any) -> None:

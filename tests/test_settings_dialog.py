@@ -11,10 +11,8 @@ import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 
-import keyring
 import pytest
 import qasync
-from keyring.backend import KeyringBackend
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication, QDialogButtonBox
@@ -24,25 +22,10 @@ from reviewer_app.ui.app_settings import SITE_CONFIG_ENV, SettingsStore
 from reviewer_app.ui.settings_dialog import SettingsDialog
 from reviewer_app.ui.theme import apply_theme
 from tests.fake_anthropic import FakeAnthropic, Status, reply
+from tests.memory_keyring import MemoryKeyring
+from tests.memory_keyring import memory_keyring as _memory_keyring
 
-
-class MemoryKeyring(KeyringBackend):
-    """A working keyring backend kept in memory (the machine running tests has no keyring daemon)."""
-
-    priority = 1  # type: ignore[assignment]
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.passwords: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service: str, username: str) -> str | None:
-        return self.passwords.get((service, username))
-
-    def set_password(self, service: str, username: str, password: str) -> None:
-        self.passwords[(service, username)] = password
-
-    def delete_password(self, service: str, username: str) -> None:
-        self.passwords.pop((service, username), None)
+memory_keyring = _memory_keyring  # the fixture, for this module's tests
 
 
 @pytest.fixture
@@ -57,15 +40,6 @@ def store(qapp, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Set
     settings_store.update(user_name="Ada Lovelace")
     yield settings_store
     store_api_key(None)
-
-
-@pytest.fixture
-def memory_keyring() -> Iterator[MemoryKeyring]:
-    previous = keyring.get_keyring()
-    backend = MemoryKeyring()
-    keyring.set_keyring(backend)
-    yield backend
-    keyring.set_keyring(previous)
 
 
 def open_dialog(qtbot, store: SettingsStore) -> SettingsDialog:

@@ -2,10 +2,17 @@
 
 One typed object carries everything a turn needs, so the desktop app, the ``reviewer agent``
 command and the tests configure the loop the same way, and tests can shrink the time-outs to
-fractions of a second. The API key comes from the ``ANTHROPIC_API_KEY`` environment variable
-when set (it wins, so a shell or CI can override what the app stored), otherwise from the
-system keyring, otherwise from a "this session only" value kept in memory when the machine has
-no keyring. The key lives only here and in the client; transcripts never see it.
+fractions of a second.
+
+Two kinds of key, never mixed up. The *Anthropic* key comes from the ``ANTHROPIC_API_KEY``
+environment variable when set (it wins, so a shell or CI can override what the app stored),
+otherwise from the system keyring, otherwise from a "this session only" value kept in memory
+when the machine has no keyring; it is sent only to Anthropic's own hosts over HTTPS
+(:func:`is_anthropic_endpoint`). Any other server (a firm's Ollama, a URL a site file or
+``--base-url`` names) gets its *own* key: ``REVIEWER_SERVER_API_KEY``, else the keyring entry
+stored for exactly that base URL, else a placeholder; so a mistyped, hostile or plain-HTTP URL
+never receives the Anthropic key. Keys live only here and in the client; transcripts never see
+them.
 
 ``anthropic`` is imported only in :meth:`AgentSettings.make_client`, when a turn starts.
 """
@@ -27,10 +34,14 @@ DEFAULT_BASE_URL = "https://api.anthropic.com"
 DEFAULT_MODEL = "claude-sonnet-5-5"
 KEYRING_SERVICE = "Reviewer"
 KEYRING_USERNAME = "anthropic-api-key"
+#: a local server's key is kept under this prefix plus its normalised base URL
+SERVER_KEY_PREFIX = "server-key "
 API_KEY_ENV = "ANTHROPIC_API_KEY"
+#: a key for the configured non-Anthropic server (the Anthropic key never goes there)
+SERVER_API_KEY_ENV = "REVIEWER_SERVER_API_KEY"
 BASE_URL_ENV = "ANTHROPIC_BASE_URL"
 MODEL_ENV = "REVIEWER_MODEL"
-#: Local servers ignore the key but the SDK insists on sending one.
+#: What a server without a key of its own gets (most local servers ignore the key; the SDK sends one).
 LOCAL_PLACEHOLDER_KEY = "not-needed"
 
 NOT_CONFIGURED = (
@@ -40,61 +51,104 @@ NOT_CONFIGURED = (
     "Messages API (for example Ollama), which needs no key."
 )
 
-_session_key: str | None = None
+#: keys kept for this session only (no usable keyring), by keyring user name
+_session_keys: dict[str, str] = {}
 
 
 class AgentNotConfiguredError(RuntimeError):
     """No key and no local server: the message names both ways to configure one."""
 
 
-# ----------------------------------------------------------------------------- the key
-def keyring_api_key() -> str | None:
-    """The key stored in the system keyring, or None (no keyring backend is not an error)."""
+# ----------------------------------------------------------------------------- where keys go
+def is_anthropic_endpoint(base_url: str | None) -> bool:
+    """True for Anthropic's own API over HTTPS (None: the default), where the Anthropic key may go."""
+    parts = urlsplit(base_url or DEFAULT_BASE_URL)
+    host = (parts.hostname or "").lower()
+    return parts.scheme == "https" and (host == "anthropic.com" or host.endswith(".anthropic.com"))
+
+
+def server_key_name(base_url: str) -> str:
+    """The keyring user name of a server's own key: the prefix plus ``scheme://host:port/path``.
+
+    Case of scheme and host and a trailing slash do not matter; anything else (another port,
+    another path) is another server, which does not get this key.
+    """
+    parts = urlsplit(base_url.strip())
+    host = (parts.hostname or "").lower()
+    port = f":{parts.port}" if parts.port else ""
+    return f"{SERVER_KEY_PREFIX}{parts.scheme.lower()}://{host}{port}{parts.path.rstrip('/')}"
+
+
+# ----------------------------------------------------------------------------- the keyring
+def _keyring_get(username: str) -> str | None:
     try:
         import keyring
 
-        value = keyring.get_password(KEYRING_SERVICE, KEYRING_USERNAME)
+        value = keyring.get_password(KEYRING_SERVICE, username)
     except Exception as error:  # no backend, a locked wallet, a broken D-Bus: all mean "no key"
         log.debug("keyring unavailable: %s", type(error).__name__)
         return None
     return value or None
 
 
-def store_api_key(key: str | None) -> str:
-    """Keep ``key`` in the keyring; without a usable keyring, for this session only.
-
-    Returns where it went: ``"keyring"`` or ``"session"``. ``None`` forgets the key in both.
-    """
-    global _session_key
+def _keyring_store(username: str, key: str | None) -> str:
+    """Keep ``key`` under ``username`` in the keyring, else for this session; None forgets it."""
     try:
         import keyring
 
         if key:
-            keyring.set_password(KEYRING_SERVICE, KEYRING_USERNAME, key)
+            keyring.set_password(KEYRING_SERVICE, username, key)
         else:
             with contextlib.suppress(Exception):
-                keyring.delete_password(KEYRING_SERVICE, KEYRING_USERNAME)
-        _session_key = None
+                keyring.delete_password(KEYRING_SERVICE, username)
+        _session_keys.pop(username, None)
         return "keyring"
     except Exception as error:
-        log.info("no usable keyring (%s); the API key is kept for this session only", type(error).__name__)
-        _session_key = key or None
+        log.info("no usable keyring (%s); the key is kept for this session only", type(error).__name__)
+        if key:
+            _session_keys[username] = key
+        else:
+            _session_keys.pop(username, None)
         return "session"
 
 
+def keyring_api_key() -> str | None:
+    """The Anthropic key stored in the system keyring, or None (no keyring backend is not an error)."""
+    return _keyring_get(KEYRING_USERNAME)
+
+
+def store_api_key(key: str | None) -> str:
+    """Keep the Anthropic ``key`` in the keyring; without a usable keyring, for this session only.
+
+    Returns where it went: ``"keyring"`` or ``"session"``. ``None`` forgets the key in both.
+    """
+    return _keyring_store(KEYRING_USERNAME, key)
+
+
 def resolve_api_key(explicit: str | None = None) -> str | None:
-    """The key to use: ``explicit``, then ``ANTHROPIC_API_KEY``, then the keyring, then the session."""
+    """The Anthropic key: ``explicit``, then ``ANTHROPIC_API_KEY``, then the keyring, then the session."""
     if explicit:
         return explicit
     env = os.environ.get(API_KEY_ENV, "").strip()
     if env:
         return env
-    return keyring_api_key() or _session_key
+    return keyring_api_key() or _session_keys.get(KEYRING_USERNAME)
 
 
-def is_anthropic_host(base_url: str | None) -> bool:
-    host = (urlsplit(base_url or DEFAULT_BASE_URL).hostname or "").lower()
-    return host == "anthropic.com" or host.endswith(".anthropic.com")
+def stored_server_key(base_url: str) -> str | None:
+    """The key stored for exactly this server (keyring, else this session), or None."""
+    name = server_key_name(base_url)
+    return _keyring_get(name) or _session_keys.get(name)
+
+
+def store_server_key(base_url: str, key: str | None) -> str:
+    """Keep a non-Anthropic server's own ``key`` under its base URL; None forgets it. Returns where."""
+    return _keyring_store(server_key_name(base_url), key)
+
+
+def resolve_server_key(base_url: str) -> str | None:
+    """A non-Anthropic server's key: ``REVIEWER_SERVER_API_KEY``, else the one stored for its URL."""
+    return os.environ.get(SERVER_API_KEY_ENV, "").strip() or stored_server_key(base_url)
 
 
 def host_of(base_url: str | None) -> str:
@@ -155,14 +209,18 @@ class AgentSettings:
     def effective_api_key(self) -> str:
         """The key the client sends; raises :class:`AgentNotConfiguredError` when there is none.
 
-        A server that is not Anthropic's (a local Ollama or llama.cpp) gets a placeholder.
+        ``api_key``, when set, is the caller's key for this very server. Otherwise Anthropic's
+        API gets the Anthropic key, and any other server only its own key (or a placeholder):
+        never the Anthropic key, which is not its to see.
         """
-        key = resolve_api_key(self.api_key)
-        if key:
-            return key
-        if self.base_url and not is_anthropic_host(self.base_url):
-            return LOCAL_PLACEHOLDER_KEY
-        raise AgentNotConfiguredError(NOT_CONFIGURED.format(host=self.host))
+        if self.api_key:
+            return self.api_key
+        if is_anthropic_endpoint(self.base_url):
+            key = resolve_api_key()
+            if key:
+                return key
+            raise AgentNotConfiguredError(NOT_CONFIGURED.format(host=self.host))
+        return resolve_server_key(self.base_url or DEFAULT_BASE_URL) or LOCAL_PLACEHOLDER_KEY
 
     def check(self) -> None:
         """Raise :class:`AgentNotConfiguredError` now rather than when the first turn starts."""

@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..agent.settings import DEFAULT_MODEL, AgentSettings, store_api_key
+from ..agent.settings import DEFAULT_MODEL, AgentSettings, store_api_key, store_server_key, stored_server_key
 from ..docx.comment_writer import initials_of
 from .app_settings import (
     MAX_AUTOSAVE_S,
@@ -123,6 +123,15 @@ class SettingsDialog(QDialog):
         self.base_url_edit = QLineEdit(current.base_url, box)
         self.base_url_edit.setPlaceholderText("http://127.0.0.1:11434")
         form.addRow(self.tr("Server URL:"), self.base_url_edit)
+        # the local server's own key: the Anthropic key below is never sent to this URL
+        self.server_key_edit = QLineEdit(box)
+        self.server_key_edit.setEchoMode(QLineEdit.EchoMode.Password)
+        self.server_key_edit.setPlaceholderText(
+            self.tr("A key is stored for this server; type a new one to replace it")
+            if stored_server_key(current.base_url)
+            else self.tr("Optional: the key this server expects (most local servers need none)")
+        )
+        form.addRow(self.tr("Server key:"), self.server_key_edit)
         self.model_edit = QLineEdit(current.model, box)
         self.model_edit.setPlaceholderText(DEFAULT_MODEL)
         form.addRow(self.tr("Model:"), self.model_edit)
@@ -217,7 +226,9 @@ class SettingsDialog(QDialog):
         self.initials_edit.setPlaceholderText(initials_of(name))
 
     def _update_provider(self) -> None:
-        self.base_url_edit.setEnabled(self.local_radio.isChecked())
+        local = self.local_radio.isChecked()
+        self.base_url_edit.setEnabled(local)
+        self.server_key_edit.setEnabled(local)
 
     def _show_key_state(self) -> None:
         source = None if self._forget_key else api_key_source()
@@ -269,7 +280,12 @@ class SettingsDialog(QDialog):
         if (problem := self._url_problem()) is not None:
             return problem
         typed = dataclasses.replace(self._store.settings, **self._model_values())
-        return typed.to_agent_settings().replace(api_key=self.key_edit.text().strip() or None)
+        return typed.to_agent_settings().replace(api_key=self._typed_key() or None)
+
+    def _typed_key(self) -> str:
+        """The key typed for the chosen provider: the Anthropic key never goes to a local server."""
+        edit = self.server_key_edit if self.local_radio.isChecked() else self.key_edit
+        return edit.text().strip()
 
     def _model_values(self) -> dict[str, str]:
         """Provider, model and (when valid) server URL as typed: what OK saves and Test tries."""
@@ -324,4 +340,7 @@ class SettingsDialog(QDialog):
             self.key_location = store_api_key(key)
         elif self._forget_key:
             store_api_key(None)
+        server_key = self.server_key_edit.text().strip()
+        if server_key and self.local_radio.isChecked():
+            store_server_key(self._store.settings.base_url, server_key)
         super().accept()
