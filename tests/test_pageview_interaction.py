@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QColor, QGuiApplication, QImage
 
 from reviewer_app.ui.document_controller import DocumentController
 from reviewer_app.ui.find_bar import FindBar
@@ -239,3 +239,59 @@ def test_look_at_a_selected_change_and_a_find_hit(
     bar.query_edit.setText("Confidential Information")
     assert view._find
     assert view.grab().save(str(out / "pageview-find-hit.png"))
+
+
+def _paper_colour(image: QImage, view: PageView, span: DocRange) -> QColor | None:
+    """The lightest pixel inside ``span``'s first rectangle on screen: the highlight between the letters."""
+    layout = view.paged_layout()
+    for number in view.visible_pages():
+        rects = range_rects(layout, layout.pages()[number], span)
+        if rects:
+            page = view.page_rect(number)
+            scale = page.width() / layout.pages()[number].width
+            box = rects[0]
+            left, top = page.left() + box.left() * scale, page.top() + box.top() * scale
+            right, bottom = left + box.width() * scale, top + box.height() * scale
+            pixels = [
+                image.pixelColor(x, y)
+                for x in range(round(left) + 3, round(right) - 3)
+                for y in range(round(top) + 3, round(bottom) - 3)
+                if 0 <= x < image.width() and 0 <= y < image.height()
+            ]
+            return max(pixels, key=lambda c: c.lightness()) if pixels else None
+    return None
+
+
+def test_find_marks_every_hit_in_view_and_the_current_one_strongly(
+    view: PageView, controller: DocumentController, qtbot, artifacts_dir: Path
+) -> None:
+    bar = FindBar(view)
+    qtbot.addWidget(bar)
+    bar.show()
+    view.set_zoom(1.0)
+    qtbot.keyClicks(bar.query_edit, "Supplier")
+    qtbot.keyClick(bar.query_edit, Qt.Key.Key_Return)  # the second hit: the first is lightly marked
+    every, current = view.find_hit_spans()
+    assert len(every) == len(controller.reviewer.find_text("Supplier")["matches"]) > 2 and len(current) == 1
+    image = view.viewport().grab().toImage()
+    assert image.save(str(artifacts_dir / "pageview-find-hits.png"))
+    strong = _paper_colour(image, view, current[0])
+    light = [_paper_colour(image, view, span) for span in every if span != current[0]]
+    light = [c for c in light if c is not None]
+    assert strong is not None and len(light) >= 2, "the current hit and two others are on screen"
+    assert strong.red() > 240 and strong.blue() < 140  # a strong orange
+    for colour in light:
+        assert colour.red() > 240 and 170 < colour.blue() < 235  # a light tint of the same
+    # a word that is not a hit stays white paper
+    block = next(
+        b for b in controller.reviewer.snapshot().content_blocks() if b.text.startswith("THIS AGREEMENT")
+    )
+    bar.query_edit.clear()
+    record = view.paged_layout().by_id[block.id]
+    view.scroll_to_block(block.id)
+    paper = _paper_colour(
+        view.viewport().grab().toImage(),
+        view,
+        (record.doc_index, record.position_of(0), record.position_of(3)),
+    )
+    assert paper is not None and paper.blue() > 245

@@ -3,8 +3,9 @@
 It searches with the engine's own index (``DocxReviewer.find_text``, the same literal,
 case-folding and note-marker rules the agent's ``find_text`` follows), so a person and the agent
 find the same things; each hit is a block id and clean-text offsets, which the page view turns
-into a highlight on the laid-out lines. The search runs again by itself when the document has
-changed since (an accepted change moves every offset after it).
+into a highlight on the laid-out lines: every hit lightly, the current one strongly. The search
+runs again by itself when the document has changed since (an accepted change moves every offset
+after it).
 """
 
 from __future__ import annotations
@@ -157,8 +158,8 @@ class FindBar(QWidget):
         self._step(-1 if shift else 1)
 
     def _show_current(self) -> None:
-        match = self._matches[self._current]
-        self.view.show_find_hit(match["blockId"], *_offsets(match))
+        hits = [(match["blockId"], *_offsets(match)) for match in self._matches]
+        self.view.show_find_hits(hits, self._current)
 
     def current_match(self) -> dict[str, Any] | None:
         """The hit the bar is on (a ``find_text`` match: block id, range, context), if any."""

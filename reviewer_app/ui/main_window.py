@@ -245,23 +245,23 @@ class MainWindow(QMainWindow):
         return self.page_view.block_viewport_rect(block_id)
 
     def current_block(self) -> str | None:
-        """The paragraph a command acts on: the selection's, else the first one on screen."""
-        selection = getattr(self.page_view, "selection_range", None)
-        if callable(selection):
-            found = selection()
-            if found:
-                return found[0]
-        layout = self.page_view.paged_layout()
-        if layout is None:
-            return None
-        if not layout.done:
-            self.page_view.finish_layout()
-        blocks = layout.index.blocks_on_page(self.page_view.current_page())
-        return blocks[0] if blocks else None
+        """The paragraph a command acts on: the selection's, else the caret's (None: none chosen)."""
+        return self.page_view.target_block()
 
     def _draft(self, kind: str) -> None:
+        """Edit, insert after or delete the chosen paragraph; never one the person cannot see."""
         block = self.current_block()
         if block is None:
+            self.statusBar().showMessage(
+                self.tr("Click in a paragraph first, then choose the command again."), 6000
+            )
+            return
+        if kind == "delete" and not self.page_view.block_on_screen(block):
+            self.page_view.show_block(block)
+            self.statusBar().showMessage(
+                self.tr("This is the paragraph with the cursor; choose Delete Paragraph again to delete it."),
+                8000,
+            )
             return
         if kind == "edit":
             self.drafting.edit(block)

@@ -6,21 +6,26 @@ ranges recomputed from its *target* whenever the layout changes, so a highlight 
 edit elsewhere in the document:
 
 * the *focus*: a selected tracked change or comment, a block or range the agent showed;
-* the *find hit* the find bar is on;
+* the *find hits*: every hit of the find bar (lightly, on the pages in view), the current one strongly;
 * the person's own text *selection* (dropped when the document changes under it).
 
-Clicking text inside a tracked change selects that change (``change_clicked``); clicking
-commented text or a comment balloon selects the comment (``comment_clicked``). The redline and
-comments panels call :meth:`select_change` / :meth:`select_comment` to do the same from a list.
+A click puts the :class:`~.caret.Caret` where it lands (a paragraph and a clean-text offset);
+the paragraph commands act on the selection's paragraph, else the caret's (:meth:`target_block`).
+A double click selects the word under the pointer, a third click the paragraph. Clicking text
+inside a tracked change also selects that change (``change_clicked``); clicking commented text
+or a comment balloon selects the comment (``comment_clicked``). The redline and comments panels
+call :meth:`select_change` / :meth:`select_comment` to do the same from a list.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QPointF, QRect, QRectF, Qt
+from PySide6.QtCore import QLineF, QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPen
+from PySide6.QtWidgets import QApplication
 
+from .caret import Caret, caret_line, clean_length, paragraph_text, word_bounds
 from .geometry import (
     DocRange,
     change_spans,
@@ -32,11 +37,16 @@ from .geometry import (
     record_span,
 )
 from .layout import Page
+from .records import RenderedBlock
 
 _FOCUS_FILL = QColor(255, 200, 0, 90)
 _FOCUS_EDGE = QColor(214, 140, 0)
-_FIND_FILL = QColor(255, 140, 0, 120)
+_FIND_FILL = QColor(255, 120, 0, 150)
+_FIND_EDGE = QColor(204, 85, 0)
+_OTHER_HITS_FILL = QColor(255, 170, 60, 60)
 _SELECTION_FILL = QColor(51, 103, 214, 80)
+_CARET = QColor(20, 20, 20)
+_CARET_PX = 2
 #: where a shown target lands: this fraction of the viewport down from its top
 _SHOW_AT = 1 / 3
 
@@ -47,10 +57,20 @@ class PageInteraction:
     def _init_interaction(self) -> None:
         self._focus_target: tuple[str, ...] | None = None
         self._focus: list[DocRange] = []
-        self._find_target: tuple[str, int, int] | None = None
-        self._find: list[DocRange] = []
+        self._find_targets: list[tuple[str, int, int]] = []
+        self._find_current = -1
+        self._find: list[DocRange] = []  # the current hit
+        self._find_all: list[tuple[int, int, DocRange]] = []  # (first page, last page, span) of every hit
         self._selection: DocRange | None = None
         self._press: tuple[int, int] | None = None  # (document index, position) where a drag began
+        self._caret: Caret | None = None
+        self._double_click: tuple[int, QPointF] | None = None  # (timestamp, point) of the last one
+
+    def _forget_targets(self: Any) -> None:
+        """A new document (or none): no highlight, hit or caret refers to it."""
+        self._focus_target = None
+        self._find_targets, self._find_current = [], -1
+        self._set_caret(None)
 
     # ------------------------------------------------------------------ highlights
     def select_change(self: Any, change_id: str) -> bool:
@@ -95,16 +115,36 @@ class PageInteraction:
         """Highlight clean-text offsets ``[start, end)`` of a block and scroll to them."""
         return self._focus_on(("range", block_id, str(start), str(end)))
 
-    def show_find_hit(self: Any, block_id: str, start: int, end: int) -> bool:
-        """Mark the find bar's current hit (its own colour) and scroll to it."""
-        self._find_target = (block_id, start, end)
-        self._find = self._spans_of(("range", block_id, str(start), str(end)))
+    def show_find_hits(self: Any, hits: list[tuple[str, int, int]], current: int) -> bool:
+        """Mark the find bar's hits (block id, clean start, end): every one lightly, ``hits[current]``
+        strongly, and scroll to the current one."""
+        self._find_targets, self._find_current = list(hits), current
+        self._locate_find_hits()
         self.viewport().update()
         return bool(self._find) and self._scroll_to_span(self._find[0])
 
     def clear_find_hit(self: Any) -> None:
-        self._find_target, self._find = None, []
+        self._find_targets, self._find_current = [], -1
+        self._find, self._find_all = [], []
         self.viewport().update()
+
+    def find_hit_spans(self: Any) -> tuple[list[DocRange], list[DocRange]]:
+        """(every hit's document ranges, the current hit's) as painted now."""
+        return [span for _a, _b, span in self._find_all], list(self._find)
+
+    def _locate_find_hits(self: Any) -> None:
+        """Turn the hits into document ranges and note their pages (a paint only looks at its page's)."""
+        layout = self._layout
+        self._find, self._find_all = [], []
+        for i, (block_id, start, end) in enumerate(self._find_targets):
+            spans = self._spans_of(("range", block_id, str(start), str(end)))
+            if i == self._find_current:
+                self._find = spans
+            for span in spans:
+                doc_index, a, b = span
+                first = layout.first_page_of_doc(doc_index)
+                pages = (layout.page_of_position(doc_index, a), layout.page_of_position(doc_index, b - 1))
+                self._find_all.append((first + pages[0], first + pages[1], span))
 
     def clear_highlights(self: Any) -> None:
         """Drop the focus highlight and the selection (Esc)."""
@@ -112,7 +152,8 @@ class PageInteraction:
         self._options.selected_comment = None
         self.clear_selection()
 
-    def _focus_on(self: Any, target: tuple[str, ...]) -> bool:
+    def _focus_on(self: Any, target: tuple[str, ...], scroll: bool = True) -> bool:
+        """Highlight ``target``; ``scroll`` brings it into view (a click on it leaves the page still)."""
         spans = self._spans_of(target)
         if not spans and self._layout is not None and not self._layout.done:
             self.finish_layout()  # the target may lie beyond what is laid out yet
@@ -120,7 +161,7 @@ class PageInteraction:
         self._focus_target, self._focus = (target, spans) if spans else (None, [])
         self._options.selected_comment = self._root_comment(target)
         self.viewport().update()
-        return bool(spans) and self._scroll_to_span(spans[0])
+        return bool(spans) and (not scroll or self._scroll_to_span(spans[0]))
 
     def _root_comment(self: Any, target: tuple[str, ...]) -> str | None:
         if target[0] != "comment" or self._layout is None:
@@ -148,10 +189,7 @@ class PageInteraction:
         """Recompute the highlights after the layout changed (positions moved)."""
         self._selection = self._press = None
         self._focus = self._spans_of(self._focus_target) if self._focus_target else []
-        self._find = []
-        if self._find_target is not None:
-            block_id, start, end = self._find_target
-            self._find = self._spans_of(("range", block_id, str(start), str(end)))
+        self._locate_find_hits()
 
     def _scroll_to_span(self: Any, span: DocRange) -> bool:
         layout = self._layout
@@ -168,24 +206,101 @@ class PageInteraction:
         return True
 
     def _paint_highlights(self: Any, painter: QPainter, page: Page) -> None:
-        """Draw the highlights that fall on ``page`` (the painter is in page LU)."""
+        """Draw the highlights and the caret that fall on ``page`` (the painter is in page LU)."""
         layout = self._layout
         painter.setPen(Qt.PenStyle.NoPen)
-        for spans, fill in ((self._find, _FIND_FILL), (self._focus, _FOCUS_FILL)):
+        others = [span for first, last, span in self._find_all if first <= page.number <= last]
+        for spans, fill in ((others, _OTHER_HITS_FILL), (self._find, _FIND_FILL), (self._focus, _FOCUS_FILL)):
             for span in spans:
                 for rect in range_rects(layout, page, span):
                     painter.fillRect(rect, fill)
-        if self._focus:
-            pen = QPen(_FOCUS_EDGE)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        for spans, edge in ((self._find, _FIND_EDGE), (self._focus, _FOCUS_EDGE)):
+            pen = QPen(edge)
             pen.setWidthF(8)
             painter.setPen(pen)
-            painter.setBrush(Qt.BrushStyle.NoBrush)
-            for span in self._focus:
+            for span in spans:
                 for rect in range_rects(layout, page, span):
                     painter.drawRect(rect)
         if self._selection is not None:
+            painter.setPen(Qt.PenStyle.NoPen)
             for rect in range_rects(layout, page, self._selection):
                 painter.fillRect(rect, _SELECTION_FILL)
+        self._paint_caret(painter, page)
+
+    def _paint_caret(self: Any, painter: QPainter, page: Page) -> None:
+        record = self._caret_record()
+        line = caret_line(self._layout, page, record, self._caret.offset) if record is not None else None
+        if line is None or self._selection is not None:
+            return
+        pen = QPen(_CARET)
+        pen.setCosmetic(True)  # the same thin line at every zoom
+        pen.setWidth(_CARET_PX)
+        painter.setPen(pen)
+        painter.drawLine(line)
+
+    # ------------------------------------------------------------------ caret
+    def caret(self: Any) -> Caret | None:
+        """Where the person last clicked in the text (block id and clean-text offset), if anywhere."""
+        return self._caret
+
+    def set_caret(self: Any, block_id: str, offset: int) -> bool:
+        """Put the caret before clean offset ``offset`` of a block (clamped to its text); False when
+        the block is not laid out."""
+        record = self._layout.by_id.get(block_id) if self._layout is not None else None
+        if record is None:
+            return False
+        self._set_caret(Caret(block_id, max(0, min(offset, clean_length(record)))))
+        return True
+
+    def target_block(self: Any) -> str | None:
+        """The paragraph a paragraph command acts on: the selection's, else the caret's (None: neither)."""
+        selected = self.selection_range()
+        if selected is not None:
+            return selected[0]
+        return self._caret.block_id if self._caret_record() is not None else None
+
+    def block_on_screen(self: Any, block_id: str) -> bool:
+        """True when at least one whole line of the block is inside the viewport now."""
+        layout = self._layout
+        record = layout.by_id.get(block_id) if layout is not None else None
+        if record is None:
+            return False
+        span = record_span(record)
+        height = self.viewport().height()
+        for number in self.visible_pages():
+            page = layout.pages()[number]
+            top = self.page_rect(number).top()
+            for rect in range_rects(layout, page, span):
+                y = top + rect.y() * self._scale
+                if y >= 0 and y + rect.height() * self._scale <= height:
+                    return True
+        return False
+
+    def caret_viewport_line(self: Any) -> QLineF | None:
+        """Where the caret is drawn in the viewport now (None: no caret, or not on a visible page)."""
+        record = self._caret_record()
+        if record is None:
+            return None
+        for number in self.visible_pages():
+            line = caret_line(self._layout, self._pages()[number], record, self._caret.offset)
+            if line is not None:
+                page = self.page_rect(number)
+                return QLineF(
+                    page.topLeft() + line.p1() * self._scale, page.topLeft() + line.p2() * self._scale
+                )
+        return None
+
+    def _caret_record(self: Any) -> RenderedBlock | None:
+        if self._caret is None or self._layout is None:
+            return None
+        return self._layout.by_id.get(self._caret.block_id)
+
+    def _set_caret(self: Any, caret: Caret | None) -> None:
+        if caret != self._caret:
+            self._caret = caret
+            self.viewport().update()
+            self.caret_changed.emit()
 
     # ------------------------------------------------------------------ selection
     def selection_range(self: Any) -> tuple[str, int, int] | None:
@@ -216,6 +331,11 @@ class PageInteraction:
         self.viewport().update()
         self.selection_changed.emit()
         return self._selection is not None
+
+    def _select(self: Any, span: DocRange | None) -> None:
+        self._selection, self._press = span, None
+        self.viewport().update()
+        self.selection_changed.emit()
 
     def clear_selection(self: Any) -> None:
         had = self._selection is not None
@@ -252,9 +372,13 @@ class PageInteraction:
                 self.select_comment(comment_id)
                 self.comment_clicked.emit(comment_id)
                 return
+        if self._third_click(event):
+            self._select_paragraph(page, point)
+            return
         position = position_at(self._layout, page, point, exact=False)
         if position is not None:
             self._press = (page.doc_index, position)
+            self._place_caret(page.doc_index, position)
         character = character_at(self._layout, page, point)
         record = self._layout.record_at(page.doc_index, character) if character is not None else None
         if record is None:
@@ -262,12 +386,53 @@ class PageInteraction:
         change = record.change_at(character)
         comments = record.comments_at(character)
         if change:
-            self.select_change(change)
+            self._focus_on(("change", change), scroll=False)
             self.change_clicked.emit(change)
         elif comments:
             comment_id = min(comments, key=_numeric)
-            self.select_comment(comment_id)
+            self._focus_on(("comment", comment_id), scroll=False)
             self.comment_clicked.emit(comment_id)
+
+    def _place_caret(self: Any, doc_index: int, position: int) -> None:
+        record = self._layout.record_at(doc_index, position)
+        if record is not None and record.block_id is not None:
+            self._set_caret(Caret(record.block_id, record.clean_offset(position)))
+
+    def mouseDoubleClickEvent(self: Any, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
+        """Select the word under the pointer (a third click soon after selects the paragraph)."""
+        if event.button() != Qt.MouseButton.LeftButton:
+            super().mouseDoubleClickEvent(event)
+            return
+        self._double_click = (event.timestamp(), event.position())
+        hit = self._page_point(event.position())
+        if hit is None:
+            return
+        page, point = hit
+        character = character_at(self._layout, page, point)
+        record = self._layout.record_at(page.doc_index, character) if character is not None else None
+        if record is None or record.block_id is None:
+            return
+        offset = record.clean_offset(character)
+        found = word_bounds(paragraph_text(self._layout, record), offset)
+        if found is not None:
+            self._select(record_span(record, *found))
+            self._set_caret(Caret(record.block_id, found[1]))
+
+    def _third_click(self: Any, event: QMouseEvent) -> bool:
+        """True for a press soon after a double click, at the same place."""
+        last, self._double_click = self._double_click, None
+        if last is None:
+            return False
+        at, point = last
+        near = (event.position() - point).manhattanLength() <= QApplication.startDragDistance()
+        return near and 0 <= event.timestamp() - at <= QApplication.doubleClickInterval()
+
+    def _select_paragraph(self: Any, page: Page, point: QPointF) -> None:
+        position = position_at(self._layout, page, point, exact=False)
+        record = self._layout.record_at(page.doc_index, position) if position is not None else None
+        if record is not None and record.block_id is not None:
+            self._select(record_span(record))
+            self._set_caret(Caret(record.block_id, clean_length(record)))
 
     def mouseMoveEvent(self: Any, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
         if self._press is None or not event.buttons() & Qt.MouseButton.LeftButton:

@@ -56,6 +56,8 @@ class PageView(PageInteraction, PageNavigation, QAbstractScrollArea):
     comment_clicked = Signal(str)
     #: The text selection changed (read it with ``selection_range()`` / ``selection_text()``).
     selection_changed = Signal()
+    #: The caret moved, appeared or went (read it with ``caret()``).
+    caret_changed = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -91,7 +93,7 @@ class PageView(PageInteraction, PageNavigation, QAbstractScrollArea):
         """Lay out ``reviewer``'s document (first slice now, the rest from the event loop)."""
         self._reviewer = reviewer
         self._pending_anchor = None
-        self._focus_target = self._find_target = None
+        self._forget_targets()
         self._start_layout(snapshot)
         self.verticalScrollBar().setValue(0)
 
@@ -103,7 +105,7 @@ class PageView(PageInteraction, PageNavigation, QAbstractScrollArea):
         self._reviewer = None
         self._layout = None
         self._painter = None
-        self._focus_target = self._find_target = None
+        self._forget_targets()
         self._refresh_highlights()
         self._update_geometry()
         self.viewport().update()
