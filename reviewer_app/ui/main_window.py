@@ -30,7 +30,7 @@ from ..docx.reviewer import DocxReviewer
 from ..docx.snapshot import Snapshot
 from .app_settings import SettingsStore
 from .chat import ChatDock
-from .chat.banner import Banner
+from .chat.banner import Banner, as_sentence
 from .compare_command import CompareCommand
 from .document_controller import DocumentController
 from .drafting import Drafting
@@ -340,10 +340,14 @@ class MainWindow(QMainWindow):
     def _refresh_model_status(self) -> None:
         chat = self.chat.chat
         problem = chat.configuration_problem()
+        self.model_label.setToolTip(as_sentence(chat.last_error or ""))
         if problem:
             self.model_label.setText(self.tr("No model configured"))
         else:
-            state = self.tr("working…") if chat.busy else self.tr("ready")
+            if chat.busy:
+                state = self.tr("working…")
+            else:
+                state = self.tr("last request failed") if chat.last_error else self.tr("ready")
             self.model_label.setText(f"{chat.settings.model} · {state}")
 
     def _resolve_all(self, accept: bool) -> None:

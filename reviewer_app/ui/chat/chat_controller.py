@@ -88,6 +88,10 @@ class ChatController(QObject):
         self._task: asyncio.Task[None] | None = None
         self._stop_requested = False
         self._pending_mode: str | None = None
+        #: the last message sent (Retry sends it again) and why the last finished turn failed
+        self.last_request: str | None = None
+        self.last_error: str | None = None
+        self._turn_error: str | None = None
         #: per running tool call: its line and its start, and for edit calls the state before it
         self._running: dict[str, tuple[ToolLineData, float]] = {}
         self._before: tuple[Snapshot | None, set[str]] = (None, set())
@@ -129,6 +133,7 @@ class ChatController(QObject):
         self._retire(self.session)
         self.session = None
         self.cards = {}
+        self.last_request = self.last_error = None
         reviewer = self.controller.reviewer
         if reviewer is None:
             self.conversation_reset.emit([])
@@ -218,6 +223,7 @@ class ChatController(QObject):
             self.not_configured.emit(problem)
             return None
         self._stop_requested = False
+        self.last_request, self._turn_error = text, None
         self.turn_started.emit(text)
         task = asyncio.ensure_future(self._run_turn(self.session, text), loop=_event_loop())
         self._task = task
@@ -225,6 +231,10 @@ class ChatController(QObject):
         task.add_done_callback(lambda _done: self._turn_ended(task, "cancelled"))
         self.busy_changed.emit(True)
         return task
+
+    def retry(self) -> asyncio.Task[None] | None:
+        """Send the last message again (after a failed turn); None when there is none or one runs."""
+        return self.send(self.last_request) if self.last_request else None
 
     def shutdown(self) -> None:
         """The window closes: stop the turn and close the session's HTTP client on the loop."""
@@ -254,7 +264,7 @@ class ChatController(QObject):
                 raise
         except Exception as error:  # a bug must not leave the chat stuck in "busy"
             log.exception("the chat turn failed")
-            self.error_raised.emit(self.tr("The agent stopped unexpectedly: {0}").format(error), "")
+            self._raise_error(self.tr("The agent stopped unexpectedly: {0}").format(error), "")
         finally:
             self._turn_ended(asyncio.current_task(), stop_reason)
 
@@ -264,6 +274,8 @@ class ChatController(QObject):
             return
         self._running.clear()
         self._task = None
+        if stop_reason != "cancelled":  # a stopped turn says nothing about the model
+            self.last_error = self._turn_error
         self.busy_changed.emit(False)
         self.turn_finished.emit(stop_reason)
         if self._pending_mode is not None:
@@ -295,9 +307,13 @@ class ChatController(QObject):
         elif isinstance(event, EditBatch):
             self._add_batch(event)
         elif isinstance(event, ErrorEvent):
-            self.error_raised.emit(event.message, event.host or "")
+            self._raise_error(event.message, event.host or "")
         elif isinstance(event, TurnDone) and event.note and event.stop_reason != "cancelled":
             self.note_raised.emit(event.note)
+
+    def _raise_error(self, message: str, host: str) -> None:
+        self._turn_error = message
+        self.error_raised.emit(message, host)
 
     def _add_batch(self, event: EditBatch) -> None:
         """Cards for a batch: find each queued operation's proposal, each applied one's changes."""

@@ -33,7 +33,7 @@ from ...agent.settings import AgentSettings
 from ...agent.transcript import TranscriptStore
 from ..document_controller import DocumentController
 from ..pageview import PageView
-from .banner import Banner
+from .banner import Banner, as_sentence
 from .card_state import CardState
 from .chat_controller import ChatController
 from .colors import chat_colors
@@ -115,6 +115,9 @@ class ChatDock(QWidget):
         self.banners.setSpacing(4)
         layout.addLayout(self.banners)
         self._config_banner: Banner | None = None
+        #: the failed turn's banner (one at a time; gone when a later turn succeeds)
+        self._error_banner: Banner | None = None
+        self._retry_button: QPushButton | None = None
 
         self.conversation = ConversationView(self)
         self.conversation.page_of_block = page_of_block or page_lookup_for(view)
@@ -217,6 +220,8 @@ class ChatDock(QWidget):
 
     def _turn_finished(self, stop_reason: str) -> None:
         self.conversation.end_answer()
+        if self.chat.last_error is None and self._error_banner is not None:
+            self._error_banner.dismiss()
         if stop_reason == "cancelled":
             self.conversation.add_stopped()
             self.status.setText(self.tr("Stopped"))
@@ -227,6 +232,8 @@ class ChatDock(QWidget):
     def _busy(self, busy: bool) -> None:
         self.send_button.setEnabled(not busy)
         self.stop_button.setEnabled(busy)
+        if self._retry_button is not None:
+            self._retry_button.setEnabled(not busy)
 
     def _show_mode(self, mode: str) -> None:
         self.mode_box.setCurrentIndex(max(0, self.mode_box.findData(mode)))
@@ -237,9 +244,25 @@ class ChatDock(QWidget):
         self.mode_changed.emit(mode)
 
     def _error(self, message: str, host: str) -> None:
-        self.conversation.add_error(message)
+        """The turn failed: one banner says why (replacing the previous failure's), with Retry
+        (the same message again) and Settings… (the model settings are the usual cause)."""
+        if self._error_banner is not None:
+            self._error_banner.dismiss()
         detail = self.tr("Model server: {0}").format(host) if host else None
-        self._add_banner(Banner(message, kind="error", detail=detail, parent=self))
+        banner = Banner(as_sentence(message), kind="error", detail=detail, parent=self)
+        retry = banner.add_button(self.tr("Retry"))
+        retry.setToolTip(self.tr("Send the last message again"))
+        retry.setEnabled(not self.chat.busy)
+        retry.clicked.connect(self.chat.retry)
+        settings = banner.add_button(self.tr("Settings…"))
+        settings.clicked.connect(self.settings_requested)
+        banner.closed.connect(lambda: self._forget_error_banner(banner))
+        self._error_banner, self._retry_button = banner, retry
+        self._add_banner(banner)
+
+    def _forget_error_banner(self, banner: Banner) -> None:
+        if self._error_banner is banner:
+            self._error_banner = self._retry_button = None
 
     def _note(self, note: str) -> None:
         self.conversation.add_note(note)
@@ -280,9 +303,15 @@ class ChatDock(QWidget):
             action(keys)
         except Exception as error:
             log.exception("a card action failed")
-            self._error(self.tr("That did not work: {0}").format(error), "")
+            text = self.tr("That did not work: {0}").format(as_sentence(str(error)))
+            self._add_banner(Banner(text, kind="error", parent=self))
 
     # ------------------------------------------------------------------ reading (tests)
+    @property
+    def error_banner(self) -> Banner | None:
+        """The failed turn's banner (Retry, Settings…), while it shows."""
+        return self._error_banner
+
     def banner_texts(self) -> list[str]:
         return [
             widget.text

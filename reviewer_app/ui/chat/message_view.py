@@ -16,6 +16,7 @@ from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget
 
 from . import describe
+from .banner import as_sentence
 from .card_state import CardState
 from .colors import chat_colors
 from .conversation_items import Item, ToolLineData
@@ -237,7 +238,7 @@ class ConversationView(QScrollArea):
 
     def add_error(self, text: str) -> None:
         self.end_answer()
-        self._add(_plain(f"⚠ {text}", f"color: {chat_colors(self)['error']};", self._body))
+        self._add(_plain(f"⚠ {as_sentence(text)}", f"color: {chat_colors(self)['error']};", self._body))
 
     def add_note(self, text: str) -> None:
         self.end_answer()
