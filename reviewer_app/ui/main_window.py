@@ -45,6 +45,7 @@ from .settings_dialog import SettingsDialog
 from .window_actions import build_menus, build_toolbar, connect, create_actions
 from .window_docks import build_docks
 from .window_services import WindowServices
+from .zoom_control import ZoomButton
 
 log = logging.getLogger(__name__)
 
@@ -102,8 +103,9 @@ class MainWindow(QMainWindow):
         self.changes_label.setObjectName("changesLabel")
         self.model_label = QLabel(self)
         self.model_label.setObjectName("modelLabel")
+        self.zoom_button = ZoomButton(self.page_view, self)
         bar = self.statusBar()
-        for label in (self.page_label, self.changes_label, self.model_label):
+        for label in (self.page_label, self.zoom_button, self.changes_label, self.model_label):
             bar.addPermanentWidget(label)
 
     def _build_chat(self) -> None:

@@ -220,14 +220,11 @@ class PageView(PageInteraction, PageNavigation, QAbstractScrollArea):
 
     def _rescale(self) -> None:
         page, fraction = self._position()
-        before = self._scale
         self._update_geometry()
         if self._tops and page < len(self._tops):
             height = self._pages()[page].height * self._scale
             self.verticalScrollBar().setValue(round(self._tops[page] + fraction * height))
         self.viewport().update()
-        if abs(before - self._scale) > 1e-12:
-            self.zoom_changed.emit(self.zoom())
 
     def _position(self) -> tuple[int, float]:
         """(page at the viewport's top, fraction of it scrolled past) to keep across zooms."""
@@ -250,6 +247,9 @@ class PageView(PageInteraction, PageNavigation, QAbstractScrollArea):
         return self._painter.sheet_width(page, self._options)
 
     def _update_geometry(self) -> None:
+        """Scale (in the fit modes), page positions and scroll ranges; ``zoom_changed`` when the scale
+        moved (a zoom, a resize in a fit mode, or the first pages of a document arriving)."""
+        before = self._scale
         pages = self._pages()
         viewport = self.viewport().size()
         if pages:
@@ -277,6 +277,8 @@ class PageView(PageInteraction, PageNavigation, QAbstractScrollArea):
         vbar.setPageStep(max(1, viewport.height()))
         hbar.setRange(0, max(0, round(self._content_width - viewport.width())))
         hbar.setPageStep(max(1, viewport.width()))
+        if abs(before - self._scale) > 1e-12:
+            self.zoom_changed.emit(self.zoom())
 
     def visible_pages(self) -> list[int]:
         """Numbers of the pages intersecting the viewport (the ones a paint touches)."""
