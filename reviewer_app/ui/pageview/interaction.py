@@ -9,23 +9,20 @@ edit elsewhere in the document:
 * the *find hits*: every hit of the find bar (lightly, on the pages in view), the current one strongly;
 * the person's own text *selection* (dropped when the document changes under it).
 
-A click puts the :class:`~.caret.Caret` where it lands (a paragraph and a clean-text offset);
-the paragraph commands act on the selection's paragraph, else the caret's (:meth:`target_block`).
-A double click selects the word under the pointer, a third click the paragraph. Clicking text
-inside a tracked change also selects that change (``change_clicked``); clicking commented text
-or a comment balloon selects the comment (``comment_clicked``). The redline and comments panels
-call :meth:`select_change` / :meth:`select_comment` to do the same from a list.
+A click also puts the caret where it lands, and double and triple clicks select a word and a
+paragraph (the caret's part lives in :mod:`.caret_view`). Clicking text inside a tracked change
+also selects that change (``change_clicked``); clicking commented text or a comment balloon
+selects the comment (``comment_clicked``). The redline and comments panels call
+:meth:`select_change` / :meth:`select_comment` to do the same from a list.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QLineF, QPointF, QRect, QRectF, Qt
+from PySide6.QtCore import QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPen
-from PySide6.QtWidgets import QApplication
 
-from .caret import Caret, caret_line, clean_length, paragraph_text, word_bounds
 from .geometry import (
     DocRange,
     change_spans,
@@ -37,7 +34,6 @@ from .geometry import (
     record_span,
 )
 from .layout import Page
-from .records import RenderedBlock
 
 _FOCUS_FILL = QColor(255, 200, 0, 90)
 _FOCUS_EDGE = QColor(214, 140, 0)
@@ -45,8 +41,6 @@ _FIND_FILL = QColor(255, 120, 0, 150)
 _FIND_EDGE = QColor(204, 85, 0)
 _OTHER_HITS_FILL = QColor(255, 170, 60, 60)
 _SELECTION_FILL = QColor(51, 103, 214, 80)
-_CARET = QColor(20, 20, 20)
-_CARET_PX = 2
 #: where a shown target lands: this fraction of the viewport down from its top
 _SHOW_AT = 1 / 3
 
@@ -63,8 +57,6 @@ class PageInteraction:
         self._find_all: list[tuple[int, int, DocRange]] = []  # (first page, last page, span) of every hit
         self._selection: DocRange | None = None
         self._press: tuple[int, int] | None = None  # (document index, position) where a drag began
-        self._caret: Caret | None = None
-        self._double_click: tuple[int, QPointF] | None = None  # (timestamp, point) of the last one
 
     def _forget_targets(self: Any) -> None:
         """A new document (or none): no highlight, hit or caret refers to it."""
@@ -228,80 +220,6 @@ class PageInteraction:
                 painter.fillRect(rect, _SELECTION_FILL)
         self._paint_caret(painter, page)
 
-    def _paint_caret(self: Any, painter: QPainter, page: Page) -> None:
-        record = self._caret_record()
-        line = caret_line(self._layout, page, record, self._caret.offset) if record is not None else None
-        if line is None or self._selection is not None:
-            return
-        pen = QPen(_CARET)
-        pen.setCosmetic(True)  # the same thin line at every zoom
-        pen.setWidth(_CARET_PX)
-        painter.setPen(pen)
-        painter.drawLine(line)
-
-    # ------------------------------------------------------------------ caret
-    def caret(self: Any) -> Caret | None:
-        """Where the person last clicked in the text (block id and clean-text offset), if anywhere."""
-        return self._caret
-
-    def set_caret(self: Any, block_id: str, offset: int) -> bool:
-        """Put the caret before clean offset ``offset`` of a block (clamped to its text); False when
-        the block is not laid out."""
-        record = self._layout.by_id.get(block_id) if self._layout is not None else None
-        if record is None:
-            return False
-        self._set_caret(Caret(block_id, max(0, min(offset, clean_length(record)))))
-        return True
-
-    def target_block(self: Any) -> str | None:
-        """The paragraph a paragraph command acts on: the selection's, else the caret's (None: neither)."""
-        selected = self.selection_range()
-        if selected is not None:
-            return selected[0]
-        return self._caret.block_id if self._caret_record() is not None else None
-
-    def block_on_screen(self: Any, block_id: str) -> bool:
-        """True when at least one whole line of the block is inside the viewport now."""
-        layout = self._layout
-        record = layout.by_id.get(block_id) if layout is not None else None
-        if record is None:
-            return False
-        span = record_span(record)
-        height = self.viewport().height()
-        for number in self.visible_pages():
-            page = layout.pages()[number]
-            top = self.page_rect(number).top()
-            for rect in range_rects(layout, page, span):
-                y = top + rect.y() * self._scale
-                if y >= 0 and y + rect.height() * self._scale <= height:
-                    return True
-        return False
-
-    def caret_viewport_line(self: Any) -> QLineF | None:
-        """Where the caret is drawn in the viewport now (None: no caret, or not on a visible page)."""
-        record = self._caret_record()
-        if record is None:
-            return None
-        for number in self.visible_pages():
-            line = caret_line(self._layout, self._pages()[number], record, self._caret.offset)
-            if line is not None:
-                page = self.page_rect(number)
-                return QLineF(
-                    page.topLeft() + line.p1() * self._scale, page.topLeft() + line.p2() * self._scale
-                )
-        return None
-
-    def _caret_record(self: Any) -> RenderedBlock | None:
-        if self._caret is None or self._layout is None:
-            return None
-        return self._layout.by_id.get(self._caret.block_id)
-
-    def _set_caret(self: Any, caret: Caret | None) -> None:
-        if caret != self._caret:
-            self._caret = caret
-            self.viewport().update()
-            self.caret_changed.emit()
-
     # ------------------------------------------------------------------ selection
     def selection_range(self: Any) -> tuple[str, int, int] | None:
         """(block id, start, end) in clean-text offsets of the selection's first block, or None.
@@ -392,47 +310,6 @@ class PageInteraction:
             comment_id = min(comments, key=_numeric)
             self._focus_on(("comment", comment_id), scroll=False)
             self.comment_clicked.emit(comment_id)
-
-    def _place_caret(self: Any, doc_index: int, position: int) -> None:
-        record = self._layout.record_at(doc_index, position)
-        if record is not None and record.block_id is not None:
-            self._set_caret(Caret(record.block_id, record.clean_offset(position)))
-
-    def mouseDoubleClickEvent(self: Any, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
-        """Select the word under the pointer (a third click soon after selects the paragraph)."""
-        if event.button() != Qt.MouseButton.LeftButton:
-            super().mouseDoubleClickEvent(event)
-            return
-        self._double_click = (event.timestamp(), event.position())
-        hit = self._page_point(event.position())
-        if hit is None:
-            return
-        page, point = hit
-        character = character_at(self._layout, page, point)
-        record = self._layout.record_at(page.doc_index, character) if character is not None else None
-        if record is None or record.block_id is None:
-            return
-        offset = record.clean_offset(character)
-        found = word_bounds(paragraph_text(self._layout, record), offset)
-        if found is not None:
-            self._select(record_span(record, *found))
-            self._set_caret(Caret(record.block_id, found[1]))
-
-    def _third_click(self: Any, event: QMouseEvent) -> bool:
-        """True for a press soon after a double click, at the same place."""
-        last, self._double_click = self._double_click, None
-        if last is None:
-            return False
-        at, point = last
-        near = (event.position() - point).manhattanLength() <= QApplication.startDragDistance()
-        return near and 0 <= event.timestamp() - at <= QApplication.doubleClickInterval()
-
-    def _select_paragraph(self: Any, page: Page, point: QPointF) -> None:
-        position = position_at(self._layout, page, point, exact=False)
-        record = self._layout.record_at(page.doc_index, position) if position is not None else None
-        if record is not None and record.block_id is not None:
-            self._select(record_span(record))
-            self._set_caret(Caret(record.block_id, clean_length(record)))
 
     def mouseMoveEvent(self: Any, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
         if self._press is None or not event.buttons() & Qt.MouseButton.LeftButton:

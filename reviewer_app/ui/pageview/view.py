@@ -7,9 +7,9 @@ scale when the window is resized. The layout is built in slices from the event l
 timer calling :meth:`PagedLayout.step`), so the first page shows at once and the window keeps
 answering while the rest of a long contract is laid out.
 
-Clicks, selection and highlights live in :mod:`.interaction`; keys, page steps and
-:meth:`~.navigation.PageNavigation.refresh` (after an edit: re-render only the touched
-paragraphs, or lay out again keeping the reader's place) in :mod:`.navigation`.
+Clicks, selection and highlights live in :mod:`.interaction`, the caret in :mod:`.caret_view`;
+keys, page steps and :meth:`~.navigation.PageNavigation.refresh` (after an edit: re-render only
+the touched paragraphs, or lay out again keeping the reader's place) in :mod:`.navigation`.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from PySide6.QtWidgets import QAbstractScrollArea, QWidget
 from ...docx.reviewer import DocxReviewer
 from ...docx.snapshot import Snapshot
 from ..main_thread_gc import collect_due
+from .caret_view import CaretInteraction
 from .interaction import PageInteraction
 from .layout import Page, PagedLayout, normalize_mode
 from .navigation import PageNavigation
@@ -41,7 +42,7 @@ _MIN_ZOOM, _MAX_ZOOM = 0.1, 5.0
 _STEP_BUDGET_S = 0.025
 
 
-class PageView(PageInteraction, PageNavigation, QAbstractScrollArea):
+class PageView(PageInteraction, CaretInteraction, PageNavigation, QAbstractScrollArea):
     """Paginated, zoomable, read-only view of a document with its redline (see module docstring)."""
 
     #: Pages laid out so far, emitted after every layout slice.
@@ -87,6 +88,7 @@ class PageView(PageInteraction, PageNavigation, QAbstractScrollArea):
         self.verticalScrollBar().setSingleStep(40)
         self.horizontalScrollBar().setSingleStep(40)
         self._init_interaction()
+        self._init_caret()
 
     # ------------------------------------------------------------------ documents
     def show_document(self, reviewer: DocxReviewer, snapshot: Snapshot | None = None) -> None:
