@@ -110,8 +110,13 @@ class PageInteraction:
     def show_find_hits(self: Any, hits: list[tuple[str, int, int]], current: int) -> bool:
         """Mark the find bar's hits (block id, clean start, end): every one lightly, ``hits[current]``
         strongly, and scroll to the current one."""
-        self._find_targets, self._find_current = list(hits), current
-        self._locate_find_hits()
+        if hits and hits == self._find_targets:  # a step to the next hit: only the strong one moves
+            self._find_current = current
+            block_id, start, end = hits[current]
+            self._find = self._spans_of(("range", block_id, str(start), str(end)))
+        else:
+            self._find_targets, self._find_current = list(hits), current
+            self._locate_find_hits()
         self.viewport().update()
         return bool(self._find) and self._scroll_to_span(self._find[0])
 
