@@ -131,21 +131,21 @@ def create_actions(parent: QMainWindow) -> WindowActions:
             "edit_paragraph",
             tr("&Edit Paragraph"),
             "F2",
-            tr("Rewrite the selected paragraph; your edit becomes a tracked change"),
+            tr("Rewrite the paragraph you clicked in; your edit becomes a tracked change"),
         ),
         insert_paragraph=_action(
             parent,
             "insert_paragraph",
             tr("&Insert Paragraph After"),
             "Ctrl+Shift+Return",
-            tr("Add a new paragraph after the selected one, as a tracked insertion"),
+            tr("Add a new paragraph after the one you clicked in, as a tracked insertion"),
         ),
         delete_paragraph=_action(
             parent,
             "delete_paragraph",
             tr("&Delete Paragraph"),
             "Ctrl+Shift+Backspace",
-            tr("Delete the selected paragraph as a tracked deletion"),
+            tr("Delete the paragraph you clicked in as a tracked deletion"),
         ),
         add_comment=_action(
             parent, "add_comment", tr("New &Comment"), "Ctrl+Alt+M", tr("Comment on the selected text")
