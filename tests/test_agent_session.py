@@ -148,10 +148,13 @@ def test_outline_section_ambiguous_edit_and_narrowed_retry(msa_flow: dict[str, A
     done = events[-1]
     assert done.kind == "turn_done" and done.stop_reason == "end_turn"
     assert done.round_trips == 5 and done.tool_calls == 4 and done.usage["input_tokens"] > 0
-    # the skip reason reached the model verbatim, as an ordinary (not is_error) result, unfenced
+    # the skip reason reached the model verbatim, as an ordinary (not is_error) result, fenced
+    # like a read (a skip reason can quote the document: a passage, a style's name)
     skip = tool_results(requests[3].body)[0]
-    assert "is_error" not in skip and not result_text(skip).startswith("<document-content")
-    assert json.loads(result_text(skip))["skipped"][0]["reason"].startswith(AMBIGUOUS)
+    assert "is_error" not in skip and result_text(skip).startswith(
+        f'<document-content nonce="{session.nonce}">'
+    )
+    assert unfence(result_text(skip))["skipped"][0]["reason"].startswith(AMBIGUOUS)
     # every request: the real client, the 16 tools, the ground rules with the capability text
     for request in requests:
         assert TEST_KEY in (request.headers.get("x-api-key") or request.headers.get("authorization") or "")

@@ -10,7 +10,8 @@ document with another version of it *the user picked* in the app. Its safety res
   with :data:`UNKNOWN_VERSION`, and nothing is opened. The sources (paths, bytes) stay in the
   host's :class:`VersionChoice` objects and are never shown to the model.
 - The result is the other version's text: untrusted like every document read, so the session
-  fences it with its nonce (:attr:`HostTool.untrusted`).
+  fences it with its nonce (:attr:`HostTool.untrusted`). A version's display name (a file name,
+  which anyone can choose) is listed in the description as a quoted, escaped string.
 
 When no version is offered the tool is **absent** from the request's tool list (not present
 with an empty choice): a tool the model cannot use correctly invites it to invent an argument.
@@ -24,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..docx.compare import CompareInputError, compare_docx_versions, format_version_diff_for_llm
+from .prompt import quoted
 
 log = logging.getLogger(__name__)
 
@@ -90,7 +92,7 @@ def compare_with_version_tool(get_versions: Callable[[], Sequence[VersionChoice]
         versions = list(get_versions())
         if not versions:
             return None
-        listed = "; ".join(f'"{v.id}" = {v.name}' for v in versions)
+        listed = "; ".join(f'"{v.id}" = file {quoted(v.name)}' for v in versions)
         description = (
             "Compare the open document with another version of it that the user offered in the app, "
             "and get the differences block by block. Offered versions: "

@@ -153,7 +153,11 @@ class Transcript:
             if not isinstance(content, list):
                 continue
             for block in content:
-                if isinstance(block, dict) and block.get("type") == "tool_result" and block.get("_fence"):
+                if (
+                    isinstance(block, dict)
+                    and block.get("type") == "tool_result"
+                    and block.get("_fence") is True
+                ):
                     block["content"] = OMITTED_READ
                     block.pop("_fence", None)
         return messages

@@ -19,7 +19,7 @@ from typing import Any
 
 from .events import EditBatch, ToolResult
 from .executor import execute_tool_call
-from .prompt import DOCUMENT_TEXT_TOOLS, escape_fence_body, result_json
+from .prompt import DOCUMENT_TEXT_TOOLS, EDIT_RESULT_TOOLS, escape_fence_body, result_json
 from .suggest_changes import InvalidSuggestChangesOptionsError
 
 log = logging.getLogger(__name__)
@@ -50,12 +50,16 @@ class Outcome:
     edit_event: EditBatch | None = None
 
     def block(self) -> dict[str, Any]:
-        """The tool_result block as the session stores it (the fence is added when sending)."""
+        """The tool_result block as the session stores it (the fence is added when sending).
+
+        ``_fence`` is True for a read (left out when a conversation is restored) and ``"kept"``
+        for an edit's result (restored, and fenced again with the new session's nonce).
+        """
         block: dict[str, Any] = {"type": "tool_result", "tool_use_id": self.tool_use_id, "content": self.body}
         if self.is_error:
             block["is_error"] = True
         if self.fenced:
-            block["_fence"] = True
+            block["_fence"] = "kept" if self.name in EDIT_RESULT_TOOLS else True
         return block
 
 
@@ -109,7 +113,7 @@ class TurnTools:
         if envelope.get("ok"):
             result = envelope.get("result")
             body = result if host is not None and isinstance(result, str) else result_json(result)
-            if host is not None and host.untrusted:
+            if (host is not None and host.untrusted) or name in EDIT_RESULT_TOOLS:
                 body = escape_fence_body(body)
             if name in DOCUMENT_TEXT_TOOLS:
                 key = f"{name}\n{_canonical(args)}"
@@ -120,7 +124,11 @@ class TurnTools:
                     self._reads[key] = body
                     body = escape_fence_body(body)
             is_error = False
-            fenced = (name in DOCUMENT_TEXT_TOOLS and not unchanged) or (host is not None and host.untrusted)
+            fenced = (
+                (name in DOCUMENT_TEXT_TOOLS and not unchanged)
+                or name in EDIT_RESULT_TOOLS
+                or (host is not None and host.untrusted)
+            )
             if unchanged:
                 summary = "unchanged since the same read earlier in this turn"
             elif host is not None and isinstance(result, str):
