@@ -244,3 +244,20 @@ def restore_status(
         else:
             card.status = "missing"
     settle(card, pending_changes, {i for i, p in queue.items() if p.get("status") == "queued"})
+
+
+def waiting_batches(entries: Iterable[Mapping[str, Any]], waiting: Set[str]) -> list[dict[str, Any]]:
+    """The ``edit_batch`` entries cut down to the rows whose proposal still waits in the queue
+    (``waiting``: proposal ids): what a new conversation keeps, so no proposal loses its card."""
+    kept = []
+    for entry in entries:
+        if entry.get("kind") != "edit_batch":
+            continue
+        rows = [
+            dict(row)
+            for row in entry.get("operations") or []
+            if isinstance(row, Mapping) and row.get("proposalId") in waiting
+        ]
+        if rows:
+            kept.append({**entry, "operations": rows})
+    return kept

@@ -27,7 +27,7 @@ from ...agent.events import EditBatch, ErrorEvent, Retry, TextDelta, ToolCall, T
 from ...agent.host_tools import HostTool
 from ...agent.session import AgentSession
 from ...agent.settings import AgentNotConfiguredError, AgentSettings
-from ...agent.transcript import TranscriptStore
+from ...agent.transcript import Transcript, TranscriptStore
 from ...agent.turn_tools import EDIT_TOOLS
 from ...docx.snapshot import Snapshot
 from ..document_controller import AGENT_MODES, DocumentController
@@ -151,6 +151,31 @@ class ChatController(QObject):
             self.not_configured.emit(problem)
         else:
             start_loading_client_library()
+
+    def waiting_proposals(self) -> int:
+        """How many of the conversation's proposals still wait in the review queue."""
+        queued = {p["id"] for p in self._proposals()}
+        return sum(1 for card in self.cards.values() if card.proposal_id in queued)
+
+    def has_conversation(self) -> bool:
+        """Whether the open document's conversation holds anything (a new one would clear it)."""
+        return self.session is not None and bool(self.session.transcript.entries)
+
+    def new_conversation(self) -> bool:
+        """Start the document's conversation afresh (on screen and in the saved transcript); the
+        proposals still waiting keep their cards. False during a turn or without a document."""
+        if self.busy or self.session is None:
+            return False
+        old = self.session.transcript
+        fresh = Transcript(document_path=old.document_path, identity=old.identity)
+        fresh.entries = card_state.waiting_batches(old.entries, {p["id"] for p in self._proposals()})
+        self._retire(self.session)
+        self.session = self._new_session(fresh)
+        self.session.save()
+        self.cards = {}
+        self.last_request = self.last_error = None
+        self.redraw()
+        return True
 
     def redraw(self) -> None:
         """Show the conversation again from its transcript (after a theme change, whose colours

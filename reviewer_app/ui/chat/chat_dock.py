@@ -20,9 +20,11 @@ from collections.abc import Callable
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QComboBox,
     QHBoxLayout,
     QLabel,
+    QMessageBox,
     QPlainTextEdit,
     QPushButton,
     QVBoxLayout,
@@ -33,6 +35,7 @@ from ...agent.settings import AgentSettings
 from ...agent.transcript import TranscriptStore
 from ..document_controller import DocumentController
 from ..pageview import PageView
+from ..plurals import count_text
 from .banner import Banner, as_sentence
 from .card_state import CardState
 from .chat_controller import ChatController
@@ -107,8 +110,14 @@ class ChatDock(QWidget):
             )
         )
         self.mode_hint = QLabel(self)
+        self.new_button = QPushButton(self.tr("New conversation"), self)
+        self.new_button.setObjectName("newConversationButton")
+        self.new_button.setToolTip(
+            self.tr("Clear this document's conversation and start again (proposals still waiting stay)")
+        )
         header.addWidget(self.mode_box)
         header.addWidget(self.mode_hint, 1)
+        header.addWidget(self.new_button)
         layout.addLayout(header)
 
         self.banners = QVBoxLayout()
@@ -152,6 +161,7 @@ class ChatDock(QWidget):
         self.input.submitted.connect(self.send_typed)
         self.send_button.clicked.connect(self.send_typed)
         self.stop_button.clicked.connect(self.stop)
+        self.new_button.clicked.connect(self.ask_new_conversation)
         self.mode_box.activated.connect(lambda index: self.set_mode(self.mode_box.itemData(index)))
         chat.conversation_reset.connect(self._reset)
         chat.turn_started.connect(self._turn_started)
@@ -189,12 +199,15 @@ class ChatDock(QWidget):
         self.chat.set_settings(settings)
         if self.chat.configuration_problem() is None:
             self._close_config_banner()
+            self.status.clear()
 
     def send(self, text: str | None = None) -> asyncio.Task[None] | None:
         """Send ``text`` (the input box's text when None) as the next message; the turn's Task or None."""
         message = self.input.toPlainText() if text is None else text
         task = self.chat.send(message)
-        if task is not None and text is None:
+        if task is None:
+            self._say_why_not_sent(message)
+        elif text is None:
             self.input.clear()
         return task
 
@@ -205,9 +218,58 @@ class ChatDock(QWidget):
     def stop(self) -> bool:
         return self.chat.stop()
 
+    def ask_new_conversation(self) -> None:
+        """New conversation: at once when there is nothing to lose, else after the person
+        confirms in a window-modal question (naming the proposals that stay)."""
+        if self.chat.busy:
+            return
+        if not self.chat.has_conversation():
+            self.chat.new_conversation()
+            return
+        text = self.tr(
+            "The conversation about this document will be cleared; the agent starts again without it."
+        )
+        waiting = self.chat.waiting_proposals()
+        if waiting:
+            text += " " + count_text(
+                waiting,
+                "The proposal still waiting for you stays, with its card.",
+                "The {n} proposals still waiting for you stay, with their cards.",
+            )
+        box = QMessageBox(QMessageBox.Icon.Question, self.tr("New conversation"), text, parent=self)
+        box.setObjectName("newConversationBox")
+        start = box.addButton(self.tr("Start new conversation"), QMessageBox.ButtonRole.AcceptRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(start)
+        box.setWindowModality(Qt.WindowModality.WindowModal)
+        box.finished.connect(lambda _result: self._new_conversation_answered(box, start))
+        box.open()
+
+    def _new_conversation_answered(self, box: QMessageBox, start: QAbstractButton) -> None:
+        if box.clickedButton() is start:
+            self.chat.new_conversation()
+        box.deleteLater()
+
+    def _say_why_not_sent(self, message: str) -> None:
+        """A message that could not go says why under the conversation; it stays in the box."""
+        if not message.strip():
+            return
+        if self.chat.busy:
+            why = self.tr("Not sent yet: the agent is still answering. Wait for it, or press Stop.")
+        elif self.chat.controller.reviewer is None:
+            why = self.tr("Not sent: open a document first; the agent works on the open contract.")
+        elif self.chat.configuration_problem() is not None:
+            why = self.tr(
+                "Not sent: no model is set up yet. Your message is kept; choose a model in Settings…"
+            )
+        else:
+            return
+        self.status.setText(why)
+
     # ------------------------------------------------------------------ chat events
     def _reset(self, items: list) -> None:
         self.conversation.show_items(items)
+        self._busy(self.chat.busy)
         for index in reversed(range(self.banners.count())):
             widget = self.banners.itemAt(index).widget()
             if isinstance(widget, Banner) and widget is not self._config_banner:
@@ -232,6 +294,7 @@ class ChatDock(QWidget):
     def _busy(self, busy: bool) -> None:
         self.send_button.setEnabled(not busy)
         self.stop_button.setEnabled(busy)
+        self.new_button.setEnabled(not busy and self.chat.session is not None)
         if self._retry_button is not None:
             self._retry_button.setEnabled(not busy)
 
