@@ -5,7 +5,10 @@ Markdown, each tool call the agent makes shows as one line, and every edit it pr
 makes shows as a card to apply, discard, accept, reject or show. Stop ends the turn at once;
 what already ran stays. The mode switch picks Review (proposals wait for you) or Direct
 (tracked changes at once). Without a configured model the panel says so and offers the
-settings; the rest of the app works regardless.
+settings; the rest of the app works regardless. A failed turn shows one banner with Retry and
+Settings… until a later turn succeeds; a message that cannot be sent stays in the box with a line
+saying why. New conversation clears the document's conversation (proposals still waiting keep
+their cards).
 
 The dock is a view of a :class:`ChatController`; the main window connects ``show_block`` to
 the page view and ``settings_requested`` to its settings dialog.
@@ -110,6 +113,7 @@ class ChatDock(QWidget):
             )
         )
         self.mode_hint = QLabel(self)
+        self.mode_hint.setWordWrap(True)  # a narrow dock wraps the hint rather than growing
         self.new_button = QPushButton(self.tr("New conversation"), self)
         self.new_button.setObjectName("newConversationButton")
         self.new_button.setToolTip(
