@@ -54,3 +54,19 @@ class MalformedXmlError(DocxOpenError):
 
 class StrictOoxmlError(DocxOpenError):
     """The file uses the ISO 29500 Strict vocabulary, which Reviewer does not edit."""
+
+
+class NotARegularFileError(DocxOpenError):
+    """The path names a folder, a device, a pipe or a socket, not a file (read nothing from it)."""
+
+
+class EncryptedPartError(DocxOpenError):
+    """A zip member is encrypted with a zip password, which Word never does."""
+
+
+class UnsupportedZipError(DocxOpenError):
+    """The zip uses a format version or compression method Word does not write."""
+
+
+class DuplicatePartError(DocxOpenError):
+    """Two zip members carry one part name: which one is the document is ambiguous."""

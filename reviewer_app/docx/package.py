@@ -14,6 +14,8 @@ from __future__ import annotations
 import io
 import os
 import posixpath
+import stat
+import struct
 import zipfile
 import zlib
 from collections.abc import Callable
@@ -25,14 +27,18 @@ from . import limits
 from .atomic_write import write_atomically
 from .errors import (
     DocxOpenError,
+    DuplicatePartError,
+    EncryptedPartError,
     MalformedXmlError,
     MissingPartError,
     NotADocxError,
+    NotARegularFileError,
     PackageTooLargeError,
     PasswordProtectedError,
     StrictOoxmlError,
     TruncatedPackageError,
     UnsafeXmlError,
+    UnsupportedZipError,
 )
 from .xmlutil import NS, STRICT_W_NS, parse_xml, serialize_xml
 
@@ -97,17 +103,7 @@ class Package:
     def open(cls, path: str | os.PathLike[str]) -> Package:
         """Open the file at ``path``; raise a :class:`DocxOpenError` subclass when it cannot be."""
         shown = str(path)
-        try:
-            size = os.path.getsize(path)
-        except OSError as exc:
-            raise DocxOpenError(shown, f"the file could not be read ({exc.strerror or exc}).") from None
-        if size > limits.MAX_FILE_BYTES:
-            raise PackageTooLargeError(
-                shown, f"the file is {size:,} bytes, over the {limits.MAX_FILE_BYTES:,}-byte limit."
-            )
-        with open(path, "rb") as fh:
-            data = fh.read()
-        return cls.from_bytes(data, path=shown)
+        return cls.from_bytes(_read_regular_file(path, shown), path=shown)
 
     @classmethod
     def from_bytes(cls, data: bytes, path: str | None = None) -> Package:
@@ -126,12 +122,15 @@ class Package:
         try:
             archive = zipfile.ZipFile(io.BytesIO(data))
             infos = archive.infolist()
-        except (zipfile.BadZipFile, EOFError, ValueError):
+        except NotImplementedError as exc:  # "zip file version N": a format feature Word never writes
+            raise UnsupportedZipError(path, f"it uses a zip format Word does not write ({exc}).") from None
+        except (zipfile.BadZipFile, EOFError, ValueError, OverflowError, struct.error):
             raise TruncatedPackageError(
                 path,
                 "the file is damaged or incomplete (its zip directory is missing). "
                 "It may have been cut short while downloading or copying; get a fresh copy.",
             ) from None
+        _check_unique_names(infos, path)
         _check_sizes(infos, path)
         members = [i for i in infos if not i.is_dir()]
         for info in members:
@@ -448,8 +447,15 @@ def _check_member(name: str, size: int, compressed: int, path: str | None) -> No
 def _inflate(archive: zipfile.ZipFile, info: zipfile.ZipInfo, path: str | None, keep: bool) -> bytes:
     """Inflate one member through a stream capped at its declared size (headers can lie).
 
-    With ``keep=False`` the data is only verified (size cap and CRC) and dropped.
+    With ``keep=False`` the data is only verified (size cap and CRC) and dropped. Whatever a
+    damaged header makes :mod:`zipfile` raise becomes the refusal that names the damage.
     """
+    if info.flag_bits & 0x1:
+        raise EncryptedPartError(
+            path,
+            f"its part {info.filename} is encrypted with a zip password, which Word never does. "
+            "Get an unencrypted copy of the document.",
+        )
     cap = info.file_size
     chunks: list[bytes] = []
     got = 0
@@ -467,12 +473,76 @@ def _inflate(archive: zipfile.ZipFile, info: zipfile.ZipInfo, path: str | None, 
                     )
                 if keep:
                     chunks.append(chunk)
-    except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as exc:
+    except NotImplementedError:
+        raise UnsupportedZipError(
+            path, f"its part {info.filename} uses a compression method Word does not use."
+        ) from None
+    except RuntimeError:  # zipfile's "encrypted, password required": the local header says so
+        raise EncryptedPartError(
+            path, f"its part {info.filename} is encrypted with a zip password, which Word never does."
+        ) from None
+    except (
+        zipfile.BadZipFile,
+        zlib.error,
+        EOFError,
+        OSError,
+        ValueError,
+        OverflowError,
+        struct.error,
+    ) as exc:
         raise TruncatedPackageError(
             path, f"its part {info.filename} is damaged and cannot be read ({exc}). Get a fresh copy."
         ) from None
-    except NotImplementedError:
-        raise NotADocxError(
-            path, f"its part {info.filename} uses a compression method Word does not use."
-        ) from None
     return b"".join(chunks)
+
+
+def _check_unique_names(infos: list[zipfile.ZipInfo], path: str | None) -> None:
+    """Refuse two members with one part name (OPC names ignore case): readers disagree on which wins."""
+    seen: set[str] = set()
+    for info in infos:
+        key = info.filename.lower()
+        if key in seen:
+            raise DuplicatePartError(
+                path,
+                f"it holds the part {info.filename} twice, so what it says is ambiguous. "
+                "The file may have been tampered with; get a fresh copy.",
+            )
+        seen.add(key)
+
+
+def _read_regular_file(path: str | os.PathLike[str], shown: str) -> bytes:
+    """The bytes of the regular file at ``path`` (links followed), at most :data:`limits.MAX_FILE_BYTES`.
+
+    A device (``/dev/zero`` behind a link) would be read until memory ran out and a FIFO would
+    block forever: the file is opened without blocking and checked on its descriptor, so what
+    is read is what was checked.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        raise DocxOpenError(shown, f"the file could not be read ({exc.strerror or exc}).") from None
+    with os.fdopen(fd, "rb") as fh:
+        status = os.fstat(fd)
+        if stat.S_ISDIR(status.st_mode):
+            raise NotARegularFileError(shown, "it is a folder, not a Word document.")
+        if not stat.S_ISREG(status.st_mode):
+            raise NotARegularFileError(
+                shown,
+                "it is a device, a pipe or a socket, not a file. Save the document as a file and open that.",
+            )
+        if status.st_size > limits.MAX_FILE_BYTES:
+            raise _too_large(shown)
+        try:
+            data = fh.read(limits.MAX_FILE_BYTES + 1)  # the file may have grown since fstat
+        except OSError as exc:
+            raise DocxOpenError(shown, f"the file could not be read ({exc.strerror or exc}).") from None
+    if len(data) > limits.MAX_FILE_BYTES:
+        raise _too_large(shown)
+    return data
+
+
+def _too_large(shown: str) -> PackageTooLargeError:
+    return PackageTooLargeError(
+        shown, f"the file is over the {limits.MAX_FILE_BYTES:,}-byte limit for a document."
+    )
