@@ -194,20 +194,24 @@ class LibreOfficeReader:
 
     @staticmethod
     def _run(target: Path) -> dict[str, Any]:
-        python = "/usr/bin/python3" if Path("/usr/bin/python3").exists() else "python3"
-        cmd = [python, str(CHECKERS / "lo_inspect.py"), str(target), "--compact"]
-        proc = subprocess.run(
-            cmd, capture_output=True, text=True, timeout=LO_TIMEOUT_S, stdin=subprocess.DEVNULL
-        )
-        if proc.returncode == 3:
-            pytest.skip(f"LibreOffice/UNO is not usable here: {proc.stderr.strip()[-300:]}")
-        try:
-            return json.loads(proc.stdout)
-        except json.JSONDecodeError:
-            raise RuntimeError(
-                f"lo_inspect.py exited {proc.returncode} on {target.name} without JSON: "
-                f"{proc.stderr.strip()[-1000:]}"
-            ) from None
+        return run_lo_inspect(target)
+
+
+def run_lo_inspect(target: Path, clock: tuple[str, ...] = ()) -> dict[str, Any]:
+    """One uncached ``lo_inspect.py`` run on ``target``; ``clock`` prefixes the command (e.g.
+    ``("faketime", "2031-03-04 10:00:00")`` to show that a test holds on another day)."""
+    python = "/usr/bin/python3" if Path("/usr/bin/python3").exists() else "python3"
+    cmd = [*clock, python, str(CHECKERS / "lo_inspect.py"), str(target), "--compact"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=LO_TIMEOUT_S, stdin=subprocess.DEVNULL)
+    if proc.returncode == 3:
+        pytest.skip(f"LibreOffice/UNO is not usable here: {proc.stderr.strip()[-300:]}")
+    try:
+        return json.loads(proc.stdout)
+    except json.JSONDecodeError:
+        raise RuntimeError(
+            f"lo_inspect.py exited {proc.returncode} on {target.name} without JSON: "
+            f"{proc.stderr.strip()[-1000:]}"
+        ) from None
 
 
 @pytest.fixture(scope="session")

@@ -9,33 +9,39 @@ the readers genuinely differ are named with the reason in ``data/lo_text_differe
 
 from __future__ import annotations
 
-import csv
 import difflib
 import re
+import shutil
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
+from datetime import date
 
 import pytest
 
 from reviewer_app.docx import DocxReviewer
 from reviewer_app.docx.hashing import normalize_text
+from tests.conftest import run_lo_inspect
+from tests.lo_known_differences import read_rows, today_formats, with_today_as_token
 
 pytestmark = [pytest.mark.libreoffice, pytest.mark.corpus]
 
-_DIFFERENCES = Path(__file__).parent / "data" / "lo_text_differences.tsv"
 _MARKER = re.compile(r"\\\[\\\^e?\d+\\\]")
 
 
-def _known_differences() -> dict[str, set[tuple[str, str]]]:
-    table: dict[str, set[tuple[str, str]]] = {}
-    with _DIFFERENCES.open(encoding="utf-8") as fh:
-        rows = csv.reader((line for line in fh if not line.startswith("#")), delimiter="\t")
-        for name, ours, theirs, _why in rows:
-            table.setdefault(name, set()).add((ours, theirs))
-    return table
+_ROWS = read_rows("lo_text_differences.tsv")
+KNOWN: dict[str, set[tuple[str, str]]] = {}
+for _name, _ours, _theirs, _why in _ROWS:
+    KNOWN.setdefault(_name, set()).add((_ours, _theirs))
+#: LibreOffice shows DATE fields as the day it ran; the table writes that day as a token.
+TODAY_FORMATS = today_formats(_ROWS)
 
 
-KNOWN = _known_differences()
+def libreoffice_paragraphs(
+    paragraphs: list[str], formats: set[str], days: list[date] | None = None
+) -> list[str]:
+    """LibreOffice's non-blank paragraphs, normalised, with the day it ran (one of ``days``,
+    by default the session's) written as a token."""
+    texts = (normalize_text(p) for p in paragraphs)
+    return [with_today_as_token(t, formats, days) for t in texts if t]
 
 
 def accepted_paragraphs(reviewer: DocxReviewer) -> list[str]:
@@ -90,7 +96,7 @@ def test_every_corpus_file_reads_like_libreoffice(public_corpus_files, lo_readin
             assert ("-", "-") in expected, f"LibreOffice could not load {path.name}: {reading.get('error')}"
             continue
         ours = accepted_paragraphs(DocxReviewer.open(path))
-        theirs = [t for t in (normalize_text(p) for p in reading["accept_all"]["paragraphs"]) if t]
+        theirs = libreoffice_paragraphs(reading["accept_all"]["paragraphs"], TODAY_FORMATS)
         compared += len(ours)
         found = differences(ours, theirs)
         if ("*", "*") in expected:
@@ -100,3 +106,25 @@ def test_every_corpus_file_reads_like_libreoffice(public_corpus_files, lo_readin
             mismatched[path.name] = found ^ expected
     assert not mismatched, f"block text differs from LibreOffice beyond the known table: {mismatched}"
     assert compared > 10_000  # the corpus holds well over ten thousand non-blank paragraphs
+
+
+def test_date_fields_compare_on_another_day(public_corpus_files, lo_reading):
+    """The known-differences table holds whatever day LibreOffice runs on: LibreOffice run
+    with its clock set to another day shows that day, and the comparison still agrees."""
+    faketime = shutil.which("faketime")
+    if faketime is None:
+        pytest.skip("faketime is not installed (bash .ci/run installs it)")
+    other_day = date(2031, 3, 4)
+    dated = [
+        p
+        for p in public_corpus_files
+        if p.name in {"pt_CA012-fldSimple.docx", "pt_HC031-Complicated-Document.docx"}
+    ]
+    assert len(dated) == 2 and TODAY_FORMATS
+    for path in dated:
+        reading = run_lo_inspect(path, clock=(faketime, f"{other_day.isoformat()} 10:00:00"))
+        theirs = libreoffice_paragraphs(reading["accept_all"]["paragraphs"], TODAY_FORMATS, [other_day])
+        assert any(
+            other_day.strftime(fmt) in "".join(reading["accept_all"]["paragraphs"]) for fmt in TODAY_FORMATS
+        )
+        assert differences(accepted_paragraphs(DocxReviewer.open(path)), theirs) == KNOWN[path.name]

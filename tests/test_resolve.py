@@ -8,7 +8,6 @@ validator and python-docx as further independent readers.
 
 from __future__ import annotations
 
-import csv
 import io
 import re
 import time
@@ -23,13 +22,13 @@ from lxml import etree
 from reviewer_app.docx import DocxReviewer
 from reviewer_app.docx.edit.finalize import finalize
 from reviewer_app.docx.edit.resolve import accept_all, accept_change, reject_all, reject_change
-from reviewer_app.docx.hashing import normalize_text
 from reviewer_app.docx.revisions import list_changes
 from reviewer_app.docx.xmlutil import REVISION_RANGES, REVISION_RECORDS, REVISION_WRAPPERS
 from tests.checkers import schema_report
 from tests.conftest import corpus_files
 from tests.docx_factory import heading_styles, make_docx
-from tests.test_corpus_text_libreoffice import accepted_paragraphs, differences
+from tests.lo_known_differences import read_rows, today_formats
+from tests.test_corpus_text_libreoffice import accepted_paragraphs, differences, libreoffice_paragraphs
 
 W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 W = "{%s}" % W_NS
@@ -735,17 +734,17 @@ def test_finalize_accepts_everything_and_removes_every_comment(tmp_path: Path) -
 
 
 # ----------------------------------------------------------------- corpus
-_DIFFERENCES = Path(__file__).parent / "data" / "lo_resolve_differences.tsv"
 CORPUS_FILES = corpus_files("public")
 
 
 def _known_resolve_differences() -> dict[tuple[str, str], set[tuple[str, str]]]:
     table_: dict[tuple[str, str], set[tuple[str, str]]] = {}
-    with _DIFFERENCES.open(encoding="utf-8") as fh:
-        rows = csv.reader((line for line in fh if not line.startswith("#")), delimiter="\t")
-        for name, mode, ours, theirs, _why in rows:
-            table_.setdefault((name, mode), set()).add((ours, theirs))
+    for name, mode, ours, theirs, _why in _RESOLVE_ROWS:
+        table_.setdefault((name, mode), set()).add((ours, theirs))
     return table_
+
+
+_RESOLVE_ROWS = read_rows("lo_resolve_differences.tsv")
 
 
 def _has_revisions(path: Path) -> bool:
@@ -811,7 +810,7 @@ def test_corpus_resolution_reads_like_libreoffice(lo_reading) -> None:
             continue
         for accept, mode in ((True, "accept_all"), (False, "reject_all")):
             ours = accepted_paragraphs(_resolved(path, accept))
-            theirs = [t for t in (normalize_text(x) for x in reading[mode]["paragraphs"]) if t]
+            theirs = libreoffice_paragraphs(reading[mode]["paragraphs"], today_formats(_RESOLVE_ROWS))
             found = differences(ours, theirs)
             expected = known.get((path.name, mode), set())
             compared += 1
