@@ -144,6 +144,14 @@ def test_the_window_says_the_last_request_failed_and_opens_its_settings(
     finish_turn(loop, win.chat)
     assert win.model_label.text() == "claude-fake-1 · ready" and win.model_label.toolTip() == ""
     assert win.chat.banner_texts() == []
+
+    server.add(Status(529), Status(529))  # a new conversation leaves the failure behind too
+    type_message(win.chat, "And clause 10?")
+    click(win.chat.send_button)
+    finish_turn(loop, win.chat)
+    assert win.model_label.text() == "claude-fake-1 · last request failed"
+    answer(win.chat, new_conversation_box(win.chat, qtbot), "Start new conversation", qtbot)
+    assert win.model_label.text() == "claude-fake-1 · ready" and win.chat.banner_texts() == []
     win.close()
 
 

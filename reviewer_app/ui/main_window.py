@@ -123,6 +123,7 @@ class MainWindow(QMainWindow):
         self.chat.mode_changed.connect(self._sync_agent_mode)
         self.chat.chat.busy_changed.connect(self.actions.agent_stop.setEnabled)
         self.chat.chat.busy_changed.connect(lambda _b: self._refresh_model_status())
+        self.chat.chat.conversation_reset.connect(lambda _items: self._refresh_model_status())
         self._sync_agent_mode(self.chat.mode())
 
     def _offer_version(self) -> None:
