@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QMessageBox, QPushButton
 
 from reviewer_app.docx import DocxReviewer
 from reviewer_app.ui.main_window import MainWindow
@@ -78,20 +78,23 @@ def test_a_review_session_from_question_to_saved_file(
     panel.reject_selected()
 
     # reply to the indexation comment and resolve it, through the comments panel
+    window.docks.comments_dock.raise_()
     comments = window.docks.comments
-    thread = comments.thread_widget("1005")
-    qtbot.mouseClick(thread.reply_button, Qt.MouseButton.LeftButton)
-    qtbot.keyClicks(thread.composer.editor, "Agreed: cap at 3 per cent.")
-    qtbot.keyClick(thread.composer.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
-    qtbot.mouseClick(comments.thread_widget("1005").resolve_button, Qt.MouseButton.LeftButton)
+    viewport = comments.list_view.viewport()
+    comments.select_comment("1005")  # as a click on its anchor in the page does
+    qtbot.mouseClick(viewport, Qt.MouseButton.LeftButton, pos=comments.action_rect("1005", "reply").center())
+    composer = comments.reply_composer("1005")
+    qtbot.keyClicks(composer.editor, "Agreed: cap at 3 per cent.")
+    qtbot.keyClick(composer.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    qtbot.mouseClick(
+        viewport, Qt.MouseButton.LeftButton, pos=comments.action_rect("1005", "resolve").center()
+    )
 
     # rewrite a paragraph by hand
     block = next(b for b in controller.snapshot().content_blocks() if "shall not affect" in b.text)
     editor = window.drafting.edit(block.id)
     editor.editor.setPlainText(block.text.replace("shall not affect", "do not affect", 1))
-    qtbot.mouseClick(
-        editor.findChild(type(thread.reply_button), "paragraphEditorApply"), Qt.MouseButton.LeftButton
-    )
+    qtbot.mouseClick(editor.findChild(QPushButton, "paragraphEditorApply"), Qt.MouseButton.LeftButton)
 
     assert window.isWindowModified()
     window.actions.save.trigger()

@@ -1,6 +1,9 @@
 """The comments panel: every comment thread of the open document, answered as the person.
 
 Threads are listed in document order, each with its anchor quote, replies and resolved state.
+They are rows of a model/view list (:mod:`.comment_thread_model`, :mod:`.comment_thread_delegate`,
+:mod:`.comment_thread_view`): a change to the document updates the rows that differ, so opening a
+contract with 2,000 comments and answering one of them stay quick.
 Reply, Resolve, Reopen and New comment all go through the :class:`DocumentController`, so each is
 one undo step authored by :attr:`DocumentController.author`.
 
@@ -18,23 +21,17 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QItemSelectionModel, QModelIndex, QRect, Qt, Signal
 from PySide6.QtGui import QShowEvent
-from PySide6.QtWidgets import (
-    QCheckBox,
-    QFrame,
-    QHBoxLayout,
-    QLabel,
-    QPushButton,
-    QScrollArea,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QCheckBox, QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from ..docx.comments import comment_dates
 from ..docx.edit.batch import ContractError
 from ..docx.find import text_range
-from .comment_thread_widget import CommentComposer, CommentThreadWidget, ElidedLabel
+from .comment_thread_delegate import CommentThreadDelegate, ThreadLayout
+from .comment_thread_model import CommentThreadModel, ThreadRow
+from .comment_thread_view import CommentThreadView
+from .comment_thread_widget import CommentComposer, ElidedLabel
 from .document_controller import DocumentController
 
 log = logging.getLogger(__name__)
@@ -45,9 +42,6 @@ SelectionProvider = Callable[[], tuple[str, int, int] | None]
 PageOfBlock = Callable[[str], int | None]
 
 _STYLE = """
-QFrame#commentThread { border: 1px solid palette(mid); border-radius: 4px; background: palette(base); }
-QFrame#commentThread[selected="true"] { border: 2px solid palette(highlight); }
-QFrame#commentReply { border: none; border-left: 2px solid palette(midlight); }
 QFrame#newCommentBox { border: 1px solid palette(highlight); border-radius: 4px; background: palette(base); }
 """
 
@@ -121,10 +115,10 @@ class CommentsPanel(QWidget):
         self.selection_provider = selection_provider
         #: page numbers for the thread headers (settable; call :meth:`refresh` when layout finishes)
         self.page_of_block = page_of_block
-        self._threads: dict[str, CommentThreadWidget] = {}
-        self._order: list[str] = []
-        self._thread_of: dict[str, str] = {}  # comment or reply id -> its thread's id
         self._selected_id: str | None = None
+        self._hidden: set[str] = set()  # threads the resolved filter hides
+        self._composers: dict[str, CommentComposer] = {}  # open reply boxes by thread id
+        self._syncing = False  # the selection is being set for the page view: do not tell it back
         self._pending_range: tuple[str, int, int] | None = None
         self._stale = False
         self._build()
@@ -152,21 +146,19 @@ class CommentsPanel(QWidget):
         box_layout.addWidget(self.new_composer)
         self.new_box.hide()
         self.empty_label = QLabel(self)
-        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
         self.empty_label.setWordWrap(True)
         self.empty_label.setObjectName("commentsEmpty")
-        self._list = QWidget()
-        self._list.setObjectName("commentThreads")
-        self._list_layout = QVBoxLayout(self._list)
-        self._list_layout.setContentsMargins(6, 6, 6, 6)
-        self._list_layout.setSpacing(8)
-        self._list_layout.addWidget(self.empty_label)
-        self._list_layout.addStretch(1)
-        self.scroll_area = QScrollArea(self)
-        self.scroll_area.setWidgetResizable(True)
-        self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll_area.setWidget(self._list)
+        self.model = CommentThreadModel(self)
+        self.delegate = CommentThreadDelegate(
+            lambda: self.list_view.viewport().width(),
+            lambda thread_id: thread_id == self._selected_id,
+            self._composer_height,
+            self,
+        )
+        self.list_view = CommentThreadView(self.model, self.delegate, self)
+        self.list_view.overlays = self._composers  # type: ignore[assignment]
+        self.delegate.set_font(self.list_view.font())
         bar = QHBoxLayout()
         bar.addWidget(self.new_button)
         bar.addStretch(1)
@@ -178,20 +170,50 @@ class CommentsPanel(QWidget):
         layout.addWidget(self.count_label)
         layout.addWidget(self.hint_label)
         layout.addWidget(self.new_box)
-        layout.addWidget(self.scroll_area, 1)
+        layout.addWidget(self.empty_label, 1)
+        layout.addWidget(self.list_view, 1)
         self.new_button.clicked.connect(self.start_new_comment)
         self.show_resolved.toggled.connect(self._apply_filter)
         self.new_composer.submitted.connect(self._send_new_comment)
         self.new_composer.cancelled.connect(self._close_new_comment)
+        self.list_view.action_clicked.connect(self._action_clicked)
+        self.list_view.selectionModel().currentChanged.connect(self._current_changed)
+        self.list_view.pressed.connect(self._pressed)
 
     # ------------------------------------------------------------------ public
-    def thread_widget(self, comment_id: str) -> CommentThreadWidget | None:
-        """The widget showing the thread that holds ``comment_id`` (a top-level comment or a reply)."""
-        return self._threads.get(self._thread_of.get(comment_id, comment_id))
-
     def thread_ids(self) -> list[str]:
         """The listed threads' ids in document order (hidden resolved ones included)."""
-        return list(self._order)
+        return [row.id for row in self.model.rows()]
+
+    def thread_row(self, comment_id: str) -> ThreadRow | None:
+        """What is shown of the thread holding ``comment_id`` (a top-level comment or a reply)."""
+        thread_id = self.model.thread_of(comment_id)
+        return None if thread_id is None else self.model.row(thread_id)
+
+    def thread_layout(self, comment_id: str) -> ThreadLayout | None:
+        """The pieces painted for the thread holding ``comment_id``, as the view lays it out now."""
+        row = self.thread_row(comment_id)
+        return None if row is None else self.delegate.layout_of(row)
+
+    def thread_rect(self, comment_id: str) -> QRect | None:
+        """Where the thread holding ``comment_id`` is drawn, in the list's viewport coordinates."""
+        row = self.thread_row(comment_id)
+        at = None if row is None else self.model.row_index(row.id)
+        if at is None or self.list_view.isRowHidden(at):
+            return None
+        return self.list_view.visualRect(self.model.index(at))
+
+    def action_rect(self, thread_id: str, action: str) -> QRect | None:
+        """Where the thread's "reply", "resolve" or "delete" button is drawn (viewport coordinates)."""
+        return self.list_view.action_rect(thread_id, action)
+
+    def is_thread_shown(self, thread_id: str) -> bool:
+        """False when the resolved filter hides the thread."""
+        return self.model.row(thread_id) is not None and thread_id not in self._hidden
+
+    def reply_composer(self, thread_id: str) -> CommentComposer | None:
+        """The thread's open reply box, None when none is open."""
+        return self._composers.get(thread_id)
 
     def selected_comment(self) -> str | None:
         return self._selected_id
@@ -201,43 +223,45 @@ class CommentsPanel(QWidget):
         :attr:`comment_selected` (the page view asked; telling it back would loop)."""
         if self._stale:
             self.refresh()
-        thread_id = self._thread_of.get(comment_id)
+        thread_id = self.model.thread_of(comment_id)
         if thread_id is None:
             return
-        self._set_selected(thread_id)
-        widget = self._threads[thread_id]
-        self._list_layout.activate()
-        self.scroll_area.ensureWidgetVisible(widget, 0, 8)
+        self._syncing = True
+        try:
+            self._set_selected(thread_id)
+        finally:
+            self._syncing = False
+        at = self.model.row_index(thread_id)
+        if at is not None:
+            self.list_view.scrollTo(self.model.index(at))
 
     def refresh(self) -> None:
-        """Re-read the comments and update the list in place (drafts and scroll position stay)."""
+        """Re-read the comments and update the rows that changed (drafts and scroll position stay)."""
         self._stale = False
         reviewer = self.controller.reviewer
         threads = reviewer.comments() if reviewer is not None else []
         dates = comment_dates(reviewer.document) if reviewer is not None else {}
-        scrolled = self.scroll_area.verticalScrollBar().value()
-        order = [thread["id"] for thread in threads]
-        self._thread_of = {}
+        previous = {row.id: row for row in self.model.rows()}
+        rows = []
         for thread in threads:
-            widget = self._threads.get(thread["id"]) or self._new_thread_widget(thread["id"])
-            widget.set_thread(thread, dates, self._page(thread.get("blockId")))
-            self._thread_of[thread["id"]] = thread["id"]
-            self._thread_of.update((reply["id"], thread["id"]) for reply in thread["replies"])
-        for gone in set(self._threads) - set(order):
-            widget = self._threads.pop(gone)
-            self._list_layout.removeWidget(widget)
-            widget.deleteLater()
-            if gone == self._selected_id:
-                self._selected_id = None
-        if order != self._order:
-            for widget in self._threads.values():
-                self._list_layout.removeWidget(widget)
-            for index, thread_id in enumerate(order):
-                self._list_layout.insertWidget(index, self._threads[thread_id])
-            self._order = order
+            row = ThreadRow.of(thread, dates, self._page(thread.get("blockId")))
+            old = previous.get(row.id)
+            rows.append(old if old == row else row)  # an unchanged thread keeps its cached layout
+        if self.model.set_rows(rows):
+            self._hidden.clear()  # a reset forgets which rows the view hid
+        listed = {row.id for row in rows}
+        self.delegate.forget(listed)
+        for thread_id in [t for t in self._composers if t not in listed]:
+            self._drop_composer(thread_id)
+        for row in rows:
+            composer = self._composers.get(row.id)
+            if row.resolved and composer is not None and not composer.text():
+                self._drop_composer(row.id)
+        if self._selected_id is not None and self._selected_id not in listed:
+            self._selected_id = None
+        self._restore_current()
         self._apply_filter()
-        self._list_layout.activate()
-        self.scroll_area.verticalScrollBar().setValue(scrolled)
+        self.list_view.doItemsLayout()
 
     def start_new_comment(self) -> None:
         """Open the new-comment box on the page view's selection, or say how to make one."""
@@ -259,15 +283,35 @@ class CommentsPanel(QWidget):
         self.new_box.show()
         self.new_composer.editor.setFocus()
 
+    def open_reply(self, thread_id: str) -> None:
+        """Open (or focus) the reply box under the thread; what is typed in it survives refreshes."""
+        row = self.model.row(thread_id)
+        if row is None or row.resolved:
+            return
+        composer = self._composers.get(thread_id)
+        if composer is None:
+            composer = CommentComposer(self.tr("Reply…"), self.tr("Send"), self.list_view.viewport())
+            composer.setAutoFillBackground(True)
+            composer.submitted.connect(lambda text: self._send_reply(thread_id, text))
+            composer.cancelled.connect(lambda: self.close_reply(thread_id))
+            self._composers[thread_id] = composer
+            self._relayout()
+        composer.show()
+        composer.editor.setFocus()
+
+    def close_reply(self, thread_id: str) -> None:
+        """Close the thread's reply box, dropping what was typed in it."""
+        if self._drop_composer(thread_id):
+            self._relayout()
+
     # ------------------------------------------------------------------ reactions
     def _document_loaded(self) -> None:
         """A different document: drop every thread (and draft) that belonged to the old one."""
-        for widget in self._threads.values():
-            self._list_layout.removeWidget(widget)
-            widget.deleteLater()
-        self._threads.clear()
-        self._order = []
+        for thread_id in list(self._composers):
+            self._drop_composer(thread_id)
+        self.model.set_rows([])
         self._selected_id = None
+        self._hidden.clear()
         self._close_new_comment()
         self.hint_label.hide()
         self.new_button.setEnabled(self.controller.reviewer is not None)
@@ -286,35 +330,64 @@ class CommentsPanel(QWidget):
         if self._stale:
             self.refresh()
 
-    def _new_thread_widget(self, thread_id: str) -> CommentThreadWidget:
-        widget = CommentThreadWidget(thread_id, self._list)
-        widget.activated.connect(self._thread_activated)
-        widget.reply_submitted.connect(self._send_reply)
-        widget.resolve_requested.connect(self._resolve)
-        widget.delete_requested.connect(self.controller.delete_comment)
-        self._threads[thread_id] = widget
-        return widget
+    def _action_clicked(self, thread_id: str, action: str) -> None:
+        row = self.model.row(thread_id)
+        if row is None:
+            return
+        if action == "reply":
+            self.open_reply(thread_id)
+        elif action == "resolve":
+            self.controller.resolve_comment(thread_id, not row.resolved)
+        elif action == "delete":
+            self.controller.delete_comment(thread_id)
 
-    def _thread_activated(self, thread_id: str) -> None:
+    def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        """The person moved to a thread with the keys: select it and show its anchor (a click
+        does the same through :meth:`_pressed`)."""
+        if self._syncing or self.list_view.pressing or not current.isValid():
+            return
+        self._activate(self.model.row_at(current.row()).id)
+
+    def _pressed(self, index: QModelIndex) -> None:
+        """A click on a thread selects it and shows its anchor, again if it was already selected
+        (the page may have scrolled away from it)."""
+        if index.isValid():
+            self._activate(self.model.row_at(index.row()).id)
+
+    def _activate(self, thread_id: str) -> None:
         self._set_selected(thread_id)
         self.comment_selected.emit(thread_id)
 
     def _set_selected(self, thread_id: str | None) -> None:
-        self._selected_id = thread_id
-        for widget_id, widget in self._threads.items():
-            widget.set_selected(widget_id == thread_id)
-        self._apply_filter()
+        """Mark ``thread_id`` selected: its border, and a resolved one opens up (and shows though
+        the filter hides resolved threads)."""
+        before, self._selected_id = self._selected_id, thread_id
+        self._restore_current()
+        if before != thread_id:
+            self._apply_filter()
+            self._relayout()
+
+    def _restore_current(self) -> None:
+        """Keep the view's current row on the selected thread (its keyboard focus and highlight)."""
+        at = None if self._selected_id is None else self.model.row_index(self._selected_id)
+        selection = self.list_view.selectionModel()
+        syncing, self._syncing = self._syncing, True
+        try:
+            if at is None:
+                selection.clear()
+            elif selection.currentIndex().row() != at:
+                flags = QItemSelectionModel.SelectionFlag.ClearAndSelect
+                selection.setCurrentIndex(self.model.index(at), flags)
+        finally:
+            self._syncing = syncing
 
     def _send_reply(self, thread_id: str, text: str) -> None:
-        widget = self._threads[thread_id]
+        composer = self._composers.get(thread_id)
         if self.controller.reply_to_comment(thread_id, text):
-            widget = self._threads.get(thread_id, widget)
-            widget.close_reply()
-        else:
-            widget.composer.show_error(self.tr("This comment is no longer in the document."))
-
-    def _resolve(self, thread_id: str, resolved: bool) -> None:
-        self.controller.resolve_comment(thread_id, resolved)
+            self.close_reply(thread_id)
+        elif composer is not None:
+            composer.show_error(self.tr("This comment is no longer in the document."))
+            self._relayout()
 
     def _send_new_comment(self, text: str) -> None:
         if self._pending_range is None or self.controller.reviewer is None:
@@ -336,6 +409,23 @@ class CommentsPanel(QWidget):
         self.new_box.hide()
 
     # ------------------------------------------------------------------ display
+    def _composer_height(self, thread_id: str) -> int:
+        composer = self._composers.get(thread_id)
+        return 0 if composer is None else composer.sizeHint().height()
+
+    def _drop_composer(self, thread_id: str) -> bool:
+        composer = self._composers.pop(thread_id, None)
+        if composer is None:
+            return False
+        composer.hide()
+        composer.deleteLater()
+        return True
+
+    def _relayout(self) -> None:
+        """Heights changed (a reply box, a thread opened up): lay the rows out again now."""
+        self.list_view.doItemsLayout()
+        self.list_view.viewport().update()
+
     def _page(self, block_id: str | None) -> int | None:
         if block_id is None or self.page_of_block is None:
             return None
@@ -344,20 +434,29 @@ class CommentsPanel(QWidget):
     def _apply_filter(self) -> None:
         """Show or hide resolved threads (a selected one always shows) and update the counts."""
         show_resolved = self.show_resolved.isChecked()
-        resolved = sum(widget.resolved for widget in self._threads.values())
-        open_count = len(self._threads) - resolved
-        for thread_id, widget in self._threads.items():
-            widget.setVisible(show_resolved or not widget.resolved or thread_id == self._selected_id)
-        visible = sum(not widget.isHidden() for widget in self._threads.values())
+        rows = self.model.rows()
+        resolved = sum(row.resolved for row in rows)
+        hidden = {
+            row.id for row in rows if row.resolved and not show_resolved and row.id != self._selected_id
+        }
+        for thread_id in hidden ^ self._hidden:
+            at = self.model.row_index(thread_id)
+            if at is not None:
+                self.list_view.setRowHidden(at, thread_id in hidden)
+        self._hidden = hidden
+        visible = len(rows) - len(hidden)
         if self.controller.reviewer is None:
             self.empty_label.setText(self.tr("Open a document to see its comments."))
-        elif not self._threads:
+        elif not rows:
             self.empty_label.setText(self.tr("No comments"))
         else:
             self.empty_label.setText(self.tr("No open comments"))
         self.empty_label.setVisible(visible == 0)
-        self.count_label.setVisible(bool(self._threads))
-        counts = self.tr("%n open", "", open_count) + " \u00b7 " + self.tr("%n resolved", "", resolved)
+        self.list_view.setVisible(visible > 0)
+        self.count_label.setVisible(bool(rows))
+        counts = (
+            self.tr("%n open", "", len(rows) - resolved) + " \u00b7 " + self.tr("%n resolved", "", resolved)
+        )
         if resolved and not show_resolved:
             counts += " " + self.tr("(hidden)")
         self.count_label.setText(counts)
