@@ -287,6 +287,9 @@ def check_comments(factory: BridgeFactory) -> None:
     comments = ok(bridge, "read_comments")
     assert [c["id"] for c in comments] == [EXISTING_COMMENT]
     assert comments[0]["blockId"] == CLAUSE and comments[0]["resolved"] is False
+    if member(bridge, "queues_comment_actions") is True:
+        check_queued_comment_actions(bridge)
+        return
     assert ok(bridge, "reply_comment", {"commentId": EXISTING_COMMENT, "text": "Yes: clause 1.4."}) == {
         "replied": True
     }
@@ -304,6 +307,22 @@ def check_comments(factory: BridgeFactory) -> None:
         "resolved": False
     }
     assert len(ok(bridge, "read_comments", {"filter": "open"})) == 1
+
+
+def check_queued_comment_actions(bridge: Any) -> None:
+    """Review mode: a reply and a resolve wait as proposals; the thread is untouched until applied."""
+    before = ok(bridge, "read_comments")
+    replied = ok(bridge, "reply_comment", {"commentId": EXISTING_COMMENT, "text": "Yes: clause 1.4."})
+    assert replied["queued"] == [{"id": f"reply-{EXISTING_COMMENT}"}] and replied["applied"] == []
+    resolved = ok(bridge, "resolve_comment", {"commentId": EXISTING_COMMENT})
+    assert resolved["queued"] == [{"id": f"resolve-{EXISTING_COMMENT}"}]
+    assert ok(bridge, "read_comments") == before
+    assert error(bridge, "reply_comment", {"commentId": "999999", "text": "x"}) == (
+        'No comment with id "999999" was found.'
+    )
+    assert error(bridge, "reply_comment", {"commentId": f"{EXISTING_COMMENT}abc", "text": "x"}) == (
+        "reply_comment's `commentId` must be a comment id from `read_comments`."
+    )
 
 
 def check_add_comment(factory: BridgeFactory) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import logging
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -43,6 +44,9 @@ VERSION_UNVERIFIABLE = (
 )
 #: Core result statuses after which applied or queued operations really exist (and are replayable).
 _LASTING = frozenset(("committed", "queued"))
+#: Characters XML 1.0 (so no Word document) can hold that the engine does not clean away itself:
+#: it drops C0 controls and mends lone surrogates, but U+FFFE and U+FFFF would fail deep in lxml.
+_NOT_IN_XML = re.compile("[\ufffe\uffff]")
 
 
 # ------------------------------------------------------------------------------------------- summary
@@ -90,6 +94,37 @@ def _stamp_precondition(operation: dict[str, Any], snapshot: Snapshot) -> dict[s
     stamped = copy.deepcopy(operation)
     stamped["precondition"] = {"blockTextHash": text_hash}
     return stamped
+
+
+def unwritable_character(value: Any) -> str | None:
+    """``U+FFFF`` (say) when a string anywhere in ``value`` holds a character no Word document can."""
+    if isinstance(value, str):
+        found = _NOT_IN_XML.search(value)
+        return f"U+{ord(found.group()):04X}" if found else None
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    return next((c for c in map(unwritable_character, items) if c is not None), None)
+
+
+def _refuse_unwritable(
+    summary: dict[str, Any], fresh: list[tuple[int, dict[str, Any]]]
+) -> list[tuple[int, dict[str, Any]]]:
+    """Skip, with the real reason, each operation whose text no Word document can hold; the rest.
+
+    Caught here so the engine never fails on it (which it would report as a generic failure).
+    """
+    kept = []
+    for index, op in fresh:
+        character = unwritable_character(op)
+        if character is None:
+            kept.append((index, op))
+            continue
+        message = (
+            f"its text contains {character}, a character a Word document cannot hold; "
+            "send the text without it"
+        )
+        summary["skipped"].append({"id": op["id"], "reason": reason_for("invalidResult", message)})
+        summary["issues"].append(issue_for(str(op["id"]), index, "invalidResult", message))
+    return kept
 
 
 def _mode(bridge: Any) -> str:
@@ -180,7 +215,10 @@ def _suggest_changes(bridge: Any, args: Any, options: SuggestChangesOptions | No
             summary["skipped"].append({"id": op["id"], "reason": reason_for("documentVersionMismatch")})
             summary["issues"].append(issue_for(str(op["id"]), index, "documentVersionMismatch"))
         return _sort(summary, order)
-    result, _ = _apply(bridge, summary, split.fresh, precondition)
+    fresh = _refuse_unwritable(summary, split.fresh)
+    if not fresh:
+        return _sort(summary, order)
+    result, _ = _apply(bridge, summary, fresh, precondition)
     if result.get("status", "committed") in _LASTING:
         done = {str(e["id"]) for e in (result.get("applied") or []) + (result.get("queued") or [])}
         receipts = {str(r.get("operationId")): r for r in result.get("receipts") or []}
@@ -197,7 +235,9 @@ def _add_comment(bridge: Any, args: Any) -> dict[str, Any]:
         raise ToolError(parsed["error"])
     operation = parsed["operation"]
     summary = _empty_summary()
-    _apply(bridge, summary, [(0, operation)], None)
+    fresh = _refuse_unwritable(summary, [(0, operation)])
+    if fresh:
+        _apply(bridge, summary, fresh, None)
     return _sort(summary, {str(operation["id"]): 0})
 
 
@@ -207,6 +247,39 @@ def _comment_id(tool: str, value: str) -> str:
     if decoded is None:
         raise ToolError(f"{tool}'s `commentId` must be a comment id from `read_comments`.")
     return decoded
+
+
+def comment_action(tool: str, comment_id: str, args: dict[str, Any]) -> dict[str, Any]:
+    """The proposal a Review-mode reply_comment / resolve_comment becomes (its id names the thread)."""
+    if tool == "reply_comment":
+        return {
+            "type": "replyComment",
+            "id": f"reply-{comment_id}",
+            "commentId": comment_id,
+            "text": args["text"],
+        }
+    kind = "reopenComment" if args.get("reopen", False) else "resolveComment"
+    verb = "reopen" if kind == "reopenComment" else "resolve"
+    return {"type": kind, "id": f"{verb}-{comment_id}", "commentId": comment_id}
+
+
+def _queue_or_act(
+    bridge: Any, tool: str, comment_id: str, args: dict[str, Any], act: Callable[[], Any]
+) -> Any:
+    """In Review mode the comment action waits as a proposal (like every change); else ``act()``.
+
+    A reply or a resolve changes the document a person sends on: in Review mode nothing the agent
+    does lands before the person applies it, so a document saying "resolve every comment" gets
+    no further than the queue.
+    """
+    if member(bridge, "queues_comment_actions") is not True:
+        return act()
+    proposal = bridge.propose_comment_action(comment_action(tool, comment_id, args))
+    if proposal is None:
+        raise ToolError(f'No comment with id "{comment_id}" was found.')
+    summary = _empty_summary()
+    summary["queued"].append({"id": proposal["operationId"]})
+    return summary
 
 
 def _reply_comment(bridge: Any, args: Any) -> dict[str, Any]:
@@ -220,10 +293,20 @@ def _reply_comment(bridge: Any, args: Any) -> dict[str, Any]:
     too_long = over_limit("reply_comment's `text`", text)
     if too_long:
         raise ToolError(too_long)
+    character = unwritable_character(text)
+    if character is not None:
+        raise ToolError(
+            f"reply_comment's `text` contains {character}, a character a Word document cannot hold; "
+            "send the reply without it."
+        )
     decoded = _comment_id("reply_comment", comment_id)
-    if not bridge.reply_to_comment(decoded, text):
-        raise ToolError(f'No comment with id "{decoded}" was found.')
-    return {"replied": True}
+
+    def reply() -> dict[str, Any]:
+        if not bridge.reply_to_comment(decoded, text):
+            raise ToolError(f'No comment with id "{decoded}" was found.')
+        return {"replied": True}
+
+    return _queue_or_act(bridge, "reply_comment", decoded, args, reply)
 
 
 def _resolve_comment(bridge: Any, args: Any) -> dict[str, Any]:
@@ -236,9 +319,13 @@ def _resolve_comment(bridge: Any, args: Any) -> dict[str, Any]:
         raise ToolError("resolve_comment's `reopen` must be a boolean when provided.")
     decoded = _comment_id("resolve_comment", comment_id)
     resolved = not args.get("reopen", False)
-    if not bridge.resolve_comment(decoded, resolved):
-        raise ToolError(f'No comment with id "{decoded}" was found.')
-    return {"resolved": resolved}
+
+    def resolve() -> dict[str, Any]:
+        if not bridge.resolve_comment(decoded, resolved):
+            raise ToolError(f'No comment with id "{decoded}" was found.')
+        return {"resolved": resolved}
+
+    return _queue_or_act(bridge, "resolve_comment", decoded, args, resolve)
 
 
 # ------------------------------------------------------------------------------------------- navigation

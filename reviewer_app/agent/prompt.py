@@ -113,8 +113,8 @@ comment), pending the lawyer's review."""
 
 _REVIEW = """\
 Mode: review. Your operations are queued as proposals: the document does not change until the \
-lawyer applies them. A queued operation is a success; say that it awaits the user's review, \
-not that the document was changed."""
+lawyer applies them. Comments, replies and resolves are proposals too. A queued operation is a \
+success; say that it awaits the user's review, not that the document was changed."""
 
 _LIMITS = """\
 Limits per turn: {round_trips} model round trips, {tool_calls} tool calls and {live_reads} \

@@ -48,6 +48,8 @@ from .replay import fingerprint
 STORE_VERSION = 1
 #: Skip codes that mean "the text this proposal was made for is no longer there".
 STALE_CODES = frozenset(("preconditionFailed", "changedBlock", "missingBlock", "staleRange"))
+#: Proposals that act on a comment thread (reply_comment, resolve_comment) rather than on text.
+COMMENT_ACTIONS = frozenset(("replyComment", "resolveComment", "reopenComment"))
 
 
 def default_store_directory() -> Path:
@@ -162,13 +164,18 @@ def _without_comment_ids(receipt: dict[str, Any]) -> dict[str, Any]:
 class ReviewQueueBridge(ReviewerReads):
     """Validates batches against the live document and holds them as proposals for a person.
 
-    Reads, replies and resolves act on the document directly (they change no contract text);
-    every operation, comments included, waits in the queue. ``editable`` (a bool or a callable)
+    Reads act on the document directly; every change the agent asks for waits in the queue:
+    operations, comments, and also replies and resolves (:meth:`propose_comment_action`), which
+    a model told "resolve every comment" by a document must not be able to do unseen. The
+    inherited ``reply_to_comment`` and ``resolve_comment`` remain the *person's* acts (the
+    comments panel) and apply an accepted comment proposal. ``editable`` (a bool or a callable)
     says whether the surface accepts proposals now; when it does not, every operation is skipped
     ``documentNotEditable``.
     """
 
     document_operation_mode = "tracked-changes"
+    #: the executor queues reply_comment and resolve_comment through :meth:`propose_comment_action`
+    queues_comment_actions = True
 
     def __init__(
         self,
@@ -255,6 +262,33 @@ class ReviewQueueBridge(ReviewerReads):
             "undoHandle": None,
         }
 
+    def propose_comment_action(self, action: Mapping[str, Any]) -> dict[str, Any] | None:
+        """Queue a reply, resolve or reopen (``action``: its ``type``, ``id``, ``commentId``, ``text``).
+
+        Returns the proposal, or None when the document has no comment ``commentId`` (nothing is
+        queued). The same action already waiting is not queued twice.
+        """
+        action = dict(action)
+        comment = next((c for c in self.reviewer.comments() if c["id"] == action["commentId"]), None)
+        if comment is None:
+            return None
+        waiting = self._waiting(action)
+        if waiting is not None:
+            return copy.deepcopy(waiting)
+        proposal = {
+            "id": self.store.unique_id(action["id"]),
+            "operationId": action["id"],
+            "batchId": uuid.uuid4().hex[:12],
+            "status": "queued",
+            "queuedAt": _now(),
+            "operation": action,
+            "targetBlockId": comment.get("blockId"),
+            "blockTextHash": None,
+            "receipt": None,
+        }
+        self.store.add([proposal])
+        return copy.deepcopy(proposal)
+
     # ------------------------------------------------------------------ host API
     def proposals(self) -> list[dict[str, Any]]:
         """Every proposal still held (queued, stale or failed), in the order they were queued."""
@@ -286,9 +320,10 @@ class ReviewQueueBridge(ReviewerReads):
                 outcomes[proposal_id] = {k: v for k, v in proposal.items() if k in ("id", "status", "reason")}
             else:
                 held.append(proposal)
+        comment_actions = [p for p in held if p["operation"].get("type") in COMMENT_ACTIONS]
         snapshot = self.reviewer.snapshot()
         runnable = []
-        for proposal in held:
+        for proposal in (p for p in held if p["operation"].get("type") not in COMMENT_ACTIONS):
             text_hash = snapshot.text_hash_of(proposal.get("targetBlockId") or "")
             if text_hash is None or text_hash != proposal.get("blockTextHash"):
                 outcomes[proposal["id"]] = {"id": proposal["id"], "status": "stale"}
@@ -321,6 +356,8 @@ class ReviewQueueBridge(ReviewerReads):
                 if status == "failed":
                     outcome["reason"] = reason_for(code, issue.get("message"))
                 outcomes[issue["operationId"]] = outcome
+        for proposal in comment_actions:
+            outcomes[proposal["id"]] = self._act_on_comment(proposal)
         for proposal in held:
             outcome = outcomes.get(proposal["id"])
             if outcome and outcome["status"] in ("stale", "failed"):
@@ -352,13 +389,35 @@ class ReviewQueueBridge(ReviewerReads):
         self.store.move_to(path)
 
     # ------------------------------------------------------------------ internals
+    def _act_on_comment(self, proposal: Mapping[str, Any]) -> dict[str, Any]:
+        """Carry out an accepted reply, resolve or reopen; ``failed`` when its comment is gone."""
+        action = proposal["operation"]
+        comment_id = str(action["commentId"])
+        if action["type"] == "replyComment":
+            done = self.reply_to_comment(comment_id, str(action["text"]))
+        else:
+            done = self.resolve_comment(comment_id, action["type"] == "resolveComment")
+        if done:
+            return {"id": proposal["id"], "status": "applied", "receipt": None, "revisionIds": []}
+        reason = f"Comment {comment_id} is no longer in the document."
+        return {"id": proposal["id"], "status": "failed", "reason": reason}
+
     def _already_waiting(self, op: dict[str, Any]) -> bool:
         """Whether this very operation (ignoring its stamped precondition) already waits in the queue."""
+        return self._waiting(op) is not None
+
+    def _waiting(self, op: dict[str, Any]) -> dict[str, Any] | None:
+        """The queued proposal holding this very operation (precondition aside), or None."""
         wanted = fingerprint(_without_precondition(op))
-        return any(
-            p.get("operationId") == op["id"] and fingerprint(_without_precondition(p["operation"])) == wanted
-            for p in self.store.proposals
-            if p.get("status") == "queued"
+        return next(
+            (
+                p
+                for p in self.store.proposals
+                if p.get("status") == "queued"
+                and p.get("operationId") == op["id"]
+                and fingerprint(_without_precondition(p["operation"])) == wanted
+            ),
+            None,
         )
 
     def _refuse_all(self, operations: list[dict[str, Any]], code: str) -> dict[str, Any]:

@@ -92,11 +92,11 @@ DESCRIPTIONS: dict[str, str] = {
     ),
     "reply_comment": (
         "Reply to a comment thread. commentId must be copied exactly from read_comments; the reply is "
-        "added to that thread under your name."
+        "added to that thread under your name (in review mode, once the user applies the proposal)."
     ),
     "resolve_comment": (
         "Mark a comment thread resolved, or reopen it with reopen: true. commentId must be copied exactly "
-        "from read_comments."
+        "from read_comments. In review mode this is a proposal the user applies or discards."
     ),
     "read_page": f"Read the plain text of one page ({PAGES}). {APP_ONLY} {UNTRUSTED}",
     "read_selection": f"Read the text the user has selected in the document. {APP_ONLY} {UNTRUSTED}",

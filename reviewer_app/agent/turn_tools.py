@@ -17,15 +17,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .codecs import decode_comment_id
 from .events import EditBatch, ToolResult
-from .executor import execute_tool_call
+from .executor import comment_action, execute_tool_call
 from .prompt import DOCUMENT_TEXT_TOOLS, EDIT_RESULT_TOOLS, escape_fence_body, result_json
 from .suggest_changes import InvalidSuggestChangesOptionsError
 
 log = logging.getLogger(__name__)
 
 LIVE_READS = frozenset(("read_page", "read_selection"))
-EDIT_TOOLS = frozenset(("suggest_changes", "add_comment"))
+#: tools that act on comment threads: in Review mode they queue proposals with cards, like edits
+COMMENT_TOOLS = frozenset(("reply_comment", "resolve_comment"))
+#: tools whose calls can produce edit cards (the comment tools only in Review mode)
+EDIT_TOOLS = frozenset(("suggest_changes", "add_comment", *COMMENT_TOOLS))
 TOOL_BUDGET_SPENT = "tool budget for this turn is spent; summarize what you did and what remains"
 UNCHANGED: dict[str, bool] = {"unchanged": True}
 
@@ -140,7 +144,11 @@ class TurnTools:
             error = str(envelope.get("error") or "the tool failed")
             body, is_error, fenced = error, True, False
             event = ToolResult(tool_use_id, name, False, _clip(error), error=error)
-        edit = edit_batch(tool_use_id, name, args, envelope, self.review_mode) if name in EDIT_TOOLS else None
+        edit = None
+        if name in EDIT_TOOLS and (name not in COMMENT_TOOLS or self.review_mode):
+            edit = edit_batch(tool_use_id, name, args, envelope, self.review_mode)
+            if name in COMMENT_TOOLS:
+                _name_the_thread(edit.operations, self.bridge)
         self.ran.append({"id": tool_use_id, "name": name, "ok": event.ok, "summary": event.summary})
         return Outcome(tool_use_id, name, envelope, body, is_error, fenced, event, edit)
 
@@ -169,7 +177,12 @@ def _count(n: int, word: str) -> str:
 
 def summarize(name: str, result: Any) -> str:
     """One line for the chat's tool card (never the document text itself, beyond a heading)."""
-    if name in EDIT_TOOLS and isinstance(result, Mapping):
+    if (
+        name in EDIT_TOOLS
+        and isinstance(result, Mapping)
+        and "replied" not in result
+        and "resolved" not in result
+    ):
         parts = [
             f"{len(result.get(key) or [])} {key}"
             for key in ("applied", "queued", "replayed", "skipped")
@@ -206,8 +219,32 @@ def summarize(name: str, result: Any) -> str:
     return "done"
 
 
+def _name_the_thread(rows: list[dict[str, Any]], bridge: Any) -> None:
+    """Give a comment proposal's card its thread: the block it sits on and the comment's opening words.
+
+    Only the card shows these (they are never sent to the model): the lawyer sees which comment a
+    reply or a resolve is about, and Show finds it.
+    """
+    with contextlib.suppress(Exception):  # no comments to read: the card names the id only
+        comments = {c["id"]: c for c in bridge.get_comments()}
+        for row in rows:
+            op = row.get("operation")
+            comment = comments.get(op.get("commentId")) if isinstance(op, dict) else None
+            if comment is not None:
+                op["blockId"] = comment.get("blockId")
+                op["quote"] = f"{comment.get('author') or ''}: {comment.get('text') or ''}".strip(": ")
+
+
 def _input_operations(name: str, args: Any) -> list[Any]:
     """The operations as the model sent them (JSON strings decoded the way the parser does)."""
+    if name in COMMENT_TOOLS:
+        comment_id = decode_comment_id(args.get("commentId")) if isinstance(args, Mapping) else None
+        if comment_id is None or (name == "reply_comment" and not isinstance(args.get("text"), str)):
+            return []
+        op = comment_action(name, comment_id, dict(args))
+        if "text" in op:
+            op["comment"] = {"text": op.pop("text")}
+        return [op]
     if name == "add_comment":
         if not isinstance(args, Mapping):
             return []

@@ -9,7 +9,8 @@ Review/Direct switch):
 
 ``review``
     ``apply_document_operations`` goes to the controller's review queue: the batch is checked
-    against the live document and held as proposals; the document does not change. After a
+    against the live document and held as proposals; the document does not change. Replies and
+    resolves are queued the same way (:meth:`propose_comment_action`). After a
     batch that queued something, ``proposals_changed`` (an optional callback) is called, so the
     chat can redraw its proposal cards.
 ``direct``
@@ -113,6 +114,21 @@ class LiveEditorBridge:
     def resolve_comment(self, comment_id: str, resolved: bool) -> bool:
         """Resolve or reopen through the controller, so the person can undo it."""
         return self.controller.resolve_comment(comment_id, resolved)
+
+    @property
+    def queues_comment_actions(self) -> bool:
+        """Review mode: the agent's replies and resolves wait as proposals, like its edits."""
+        return self._mode == "review"
+
+    def propose_comment_action(self, action: Mapping[str, Any]) -> dict[str, Any] | None:
+        """Queue a reply or resolve in the review queue (None: no such comment); the chat redraws."""
+        review = self.controller.review_bridge
+        if review is None:
+            raise NoDocumentError("No document is open.")
+        proposal = review.propose_comment_action(action)
+        if proposal is not None and self.proposals_changed is not None:
+            self.proposals_changed()
+        return proposal
 
     # ------------------------------------------------------------------ optional document members
     def get_document_version(self) -> str:

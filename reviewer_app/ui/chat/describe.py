@@ -18,6 +18,10 @@ from ...docx.edit.diff import word_diff
 from ...docx.snapshot import Snapshot
 from ..plurals import count_text
 
+#: operations whose card shows a quoted passage or comment and a comment text (a 💬 line)
+COMMENT_KINDS = frozenset(
+    ("commentOnBlock", "commentOnRange", "replyComment", "resolveComment", "reopenComment")
+)
 #: characters of old/new text a card shows before it clips (the full text is in the document)
 REDLINE_CLIP = 280
 #: unchanged words kept around a change in a card's redline
@@ -60,6 +64,9 @@ def operation_title(kind: str) -> str:
         "deleteTableColumn": _tr("Delete table column"),
         "mergeTableCells": _tr("Merge table cells"),
         "splitTableCell": _tr("Split table cell"),
+        "replyComment": _tr("Reply to comment"),
+        "resolveComment": _tr("Resolve comment"),
+        "reopenComment": _tr("Reopen comment"),
     }
     return titles.get(kind, _tr("Change"))
 
@@ -165,7 +172,7 @@ def redline_html(operation: Mapping[str, Any], old_text: str | None, colors: Map
             )
         if new:
             parts.append(f'<u style="color:{colors["inserted"]}">{html.escape(clip(new, REDLINE_CLIP))}</u>')
-    if kind in ("commentOnBlock", "commentOnRange"):
+    if kind in COMMENT_KINDS:
         quote = operation.get("quote")
         if isinstance(quote, str) and quote:
             parts.append(f"“{html.escape(clip(quote, 80))}”")
@@ -189,7 +196,7 @@ def rationale(operation: Mapping[str, Any]) -> str | None:
     kind = str(operation.get("type") or "")
     pieces: list[str] = []
     comment = comment_text(operation)
-    if comment and not kind.startswith("comment"):
+    if comment and kind not in COMMENT_KINDS:
         pieces.append(clip(comment, REDLINE_CLIP))
     meta = [str(operation[key]) for key in ("area", "severity") if operation.get(key)]
     if meta:
