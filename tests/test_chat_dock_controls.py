@@ -162,6 +162,7 @@ def test_with_no_model_enter_says_so_and_keeps_the_message(
     dock = make_dock(settings=AgentSettings(api_key=None, base_url=None))
     (banner,) = dock.banner_texts()
     assert banner.startswith("No model is configured.")
+    narrowest = dock.minimumSizeHint().width()
     close = next(b for b in dock.findChildren(QToolButton) if b.toolTip() == "Dismiss")
     click(close)  # the person closed the banner before reading it
     assert dock.banner_texts() == []
@@ -170,6 +171,7 @@ def test_with_no_model_enter_says_so_and_keeps_the_message(
     QTest.keyClick(dock.input, Qt.Key.Key_Return)
     assert dock.input.toPlainText() == "Summarise clause 9."
     assert dock.status.text().startswith("Not sent: no model is set up yet.")
+    assert dock.minimumSizeHint().width() <= narrowest  # the sentence wraps; the dock keeps its width
     (banner,) = dock.banner_texts()  # back, with the way to set one up
     assert banner.startswith("No model is configured.")
     grab(dock, "chat_no_model")

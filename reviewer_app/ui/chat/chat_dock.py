@@ -137,6 +137,7 @@ class ChatDock(QWidget):
         layout.addWidget(self.conversation, 1)
 
         self.status = QLabel(self)
+        self.status.setWordWrap(True)  # a sentence on why a message was not sent must not widen the dock
         self.status.setStyleSheet(f"color: {chat_colors(self)['muted']};")
         layout.addWidget(self.status)
         self.input = ChatInput(self)
