@@ -16,7 +16,6 @@ places it over the space this layout leaves for it (``composer`` rectangle).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import (
@@ -38,7 +37,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .comment_thread_model import THREAD_ROW_ROLE, ThreadRow
+from .comment_thread_model import CommentThreadModel, ThreadRow
 from .plurals import count_text
 
 #: Left indent of replies under the comment they answer, in pixels.
@@ -104,13 +103,19 @@ class _Fonts:
         self.fonts = {"normal": QFont(base), "bold": bold, "italic": italic}
         self.metrics = {name: QFontMetrics(font) for name, font in self.fonts.items()}
         self.line = max(m.height() for m in self.metrics.values())
+        self._widths: dict[str, int] = {}
+
+    def width(self, text: str) -> int:
+        """Advance of a chrome label ("Reply", "p. 4"...) in the normal font, measured once."""
+        if text not in self._widths:
+            self._widths[text] = self.metrics["normal"].horizontalAdvance(text)
+        return self._widths[text]
 
 
 def lay_out_thread(
     row: ThreadRow, width: int, fonts: _Fonts, selected: bool, composer_height: int
 ) -> ThreadLayout:
     """The layout of ``row`` in a view ``width`` pixels wide (see the module docstring)."""
-    normal = fonts.metrics["normal"]
     line = fonts.line
     card = QRect(_GAP_X, _GAP_Y, max(width - 2 * _GAP_X, 80), 0)
     left, inner = card.left() + _PAD_X, card.width() - 2 * _PAD_X
@@ -134,13 +139,13 @@ def lay_out_thread(
         right = x + w
         if not prefix and row.page is not None:
             page = _tr("p. {0}").format(row.page + 1)
-            page_w = normal.horizontalAdvance(page) + 2
+            page_w = fonts.width(page) + 2
             right -= page_w
             out.pieces.append(Piece("page", QRect(right, y, page_w, line), page, muted=True))
             right -= _GAP_X
         if not prefix and row.resolved:
             marker = "\u2713 " + _tr("Resolved")
-            marker_w = normal.horizontalAdvance(marker) + 2
+            marker_w = fonts.width(marker) + 2
             right -= marker_w
             out.pieces.append(Piece("resolvedMarker", QRect(right, y, marker_w, line), marker, muted=True))
             right -= _GAP_X
@@ -177,11 +182,11 @@ def lay_out_thread(
     for action in ("reply", "resolve"):
         if action == "reply" and row.resolved:
             continue
-        w = normal.horizontalAdvance(labels[action]) + 2 * _BUTTON_PAD
+        w = fonts.width(labels[action]) + 2 * _BUTTON_PAD
         out.buttons[action] = (QRect(x, y, w, button_h), labels[action])
         x += w + _GAP_X
     delete = _tr("Delete")
-    w = normal.horizontalAdvance(delete) + 2 * _BUTTON_PAD
+    w = fonts.width(delete) + 2 * _BUTTON_PAD
     out.buttons["delete"] = (QRect(left + inner - w, y, w, button_h), delete)
     y += button_h
     if composer_height:
@@ -197,23 +202,21 @@ def lay_out_thread(
 class CommentThreadDelegate(QStyledItemDelegate):
     """Lays out and paints threads; caches each thread's layout until it or its state changes.
 
-    ``width_of()`` is the view's width (the option's rectangle is not set when a list view asks
-    for sizes), ``is_selected(thread_id)`` and ``composer_height(thread_id)`` the panel's state.
+    The panel and the view keep the state a layout depends on here, as plain attributes, because
+    a list view asks every row's size on each layout pass and 2,000 Python callbacks per question
+    would cost more than the answer: ``width`` (the viewport's; the option's rectangle is not set
+    when a list view asks for sizes), ``selected_id`` and ``composer_heights`` (open reply boxes).
     """
 
-    def __init__(
-        self,
-        width_of: Callable[[], int],
-        is_selected: Callable[[str], bool],
-        composer_height: Callable[[str], int],
-        parent: QWidget | None = None,
-    ) -> None:
+    def __init__(self, model: CommentThreadModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._width_of = width_of
-        self._is_selected = is_selected
-        self._composer_height = composer_height
-        self._fonts: _Fonts | None = None
+        self._model = model
+        self._fonts = _Fonts(QApplication.font())
         self._cache: dict[str, tuple[ThreadRow, int, bool, int, ThreadLayout]] = {}
+        self.width = 0
+        self.selected_id: str | None = None
+        #: thread id -> height of its open reply box
+        self.composer_heights: dict[str, int] = {}
         #: (thread id, action) of the button under the pointer / held down, drawn raised / sunk
         self.hovered: tuple[str, str] | None = None
         self.pressed: tuple[str, str] | None = None
@@ -230,35 +233,37 @@ class CommentThreadDelegate(QStyledItemDelegate):
 
     def layout_of(self, row: ThreadRow) -> ThreadLayout:
         """``row``'s layout at the view's current width and the panel's current state."""
-        if self._fonts is None:
-            self._fonts = _Fonts(QApplication.font())
-        width, selected, composer = self._width_of(), self._is_selected(row.id), self._composer_height(row.id)
+        selected = row.id == self.selected_id
+        composer = self.composer_heights.get(row.id, 0)
         cached = self._cache.get(row.id)
-        if cached is not None and cached[0] is row and cached[1:4] == (width, selected, composer):
+        if (
+            cached is not None
+            and cached[0] is row
+            and cached[1] == self.width
+            and cached[2] == selected
+            and cached[3] == composer
+        ):
             return cached[4]
-        layout = lay_out_thread(row, width, self._fonts, selected, composer)
-        self._cache[row.id] = (row, width, selected, composer, layout)
+        layout = lay_out_thread(row, self.width, self._fonts, selected, composer)
+        self._cache[row.id] = (row, self.width, selected, composer, layout)
         return layout
 
     # ------------------------------------------------------------------ Qt delegate
-    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
-        row: ThreadRow | None = index.data(THREAD_ROW_ROLE)
-        if row is None:
-            return QSize()
-        return QSize(self._width_of(), self.layout_of(row).height)
+    def size_of(self, row: ThreadRow) -> QSize:
+        """The row's size (the model answers ``SizeHintRole`` with it: Qt's own ``sizeHint`` then
+        asks one role instead of building a style option per row, a third of the layout's time)."""
+        return QSize(self.width, self.layout_of(row).height)
 
     def paint(
         self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
     ) -> None:
-        row: ThreadRow | None = index.data(THREAD_ROW_ROLE)
-        if row is None or self._fonts is None:
-            return
+        row = self._model.row_at(index.row())
         layout = self.layout_of(row)
         palette = option.palette
         painter.save()
         painter.translate(option.rect.topLeft())
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        selected = self._is_selected(row.id)
+        selected = row.id == self.selected_id
         border = palette.color(QPalette.ColorRole.Highlight if selected else QPalette.ColorRole.Mid)
         painter.setPen(QPen(border, 2 if selected else 1))
         painter.setBrush(palette.color(QPalette.ColorRole.Base))

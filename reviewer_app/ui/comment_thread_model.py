@@ -10,10 +10,11 @@ it stays valid and one reply on a 2,000-thread contract costs one row, not 2,000
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, QSize, Qt
 
 from .comment_thread_widget import format_comment_date
 
@@ -70,6 +71,8 @@ class CommentThreadModel(QAbstractListModel):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
+        #: the size a row is drawn at (the delegate's layout), answered for ``SizeHintRole``
+        self.size_of: Callable[[ThreadRow], QSize] | None = None
         self._rows: list[ThreadRow] = []
         self._row_of: dict[str, int] = {}
         self._thread_of: dict[str, str] = {}  # comment or reply id -> its thread's id
@@ -84,6 +87,8 @@ class CommentThreadModel(QAbstractListModel):
         if not index.isValid() or not 0 <= index.row() < len(self._rows):
             return None
         row = self._rows[index.row()]
+        if role == Qt.ItemDataRole.SizeHintRole:
+            return None if self.size_of is None else self.size_of(row)
         if role == THREAD_ROW_ROLE:
             return row
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
@@ -113,10 +118,12 @@ class CommentThreadModel(QAbstractListModel):
     # ------------------------------------------------------------------ updates
     def set_rows(self, rows: list[ThreadRow]) -> bool:
         """Make ``rows`` the model's state, signalling only the threads that differ; True when
-        that took a reset (the threads that stayed changed order)."""
+        that took a reset (a first fill, or the threads that stayed changed order)."""
         new_ids = [row.id for row in rows]
         old_ids = [row.id for row in self._rows]
-        if new_ids != old_ids and not self._move_rows(old_ids, new_ids, rows):
+        # a first fill (or a wholly different list) is one reset, not 2,000 single insertions
+        fresh = new_ids != old_ids and not set(old_ids) & set(new_ids)
+        if fresh or (new_ids != old_ids and not self._move_rows(old_ids, new_ids, rows)):
             self.beginResetModel()
             self._rows = list(rows)
             self._index()

@@ -13,7 +13,7 @@ it with the rows.
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QPoint, QRect, Qt, Signal
-from PySide6.QtGui import QMouseEvent, QPalette
+from PySide6.QtGui import QMouseEvent, QPalette, QResizeEvent
 from PySide6.QtWidgets import QAbstractItemView, QFrame, QListView, QWidget
 
 from .comment_thread_delegate import CommentThreadDelegate
@@ -49,6 +49,12 @@ class CommentThreadView(QListView):
         self.setMouseTracking(True)
         self.viewport().setBackgroundRole(QPalette.ColorRole.Window)
         self.verticalScrollBar().setSingleStep(24)
+        delegate.width = self.viewport().width()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        # the rows' heights follow the width: the delegate must know it before they are laid out
+        self._delegate.width = self.viewport().width()
+        super().resizeEvent(event)
 
     # ------------------------------------------------------------------ hit testing
     def action_at(self, point: QPoint) -> tuple[str, str] | None:

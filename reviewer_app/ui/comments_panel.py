@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QItemSelectionModel, QModelIndex, QRect, Qt, Signal
 from PySide6.QtGui import QShowEvent
@@ -115,7 +116,6 @@ class CommentsPanel(QWidget):
         self.selection_provider = selection_provider
         #: page numbers for the thread headers (settable; call :meth:`refresh` when layout finishes)
         self.page_of_block = page_of_block
-        self._selected_id: str | None = None
         self._hidden: set[str] = set()  # threads the resolved filter hides
         self._composers: dict[str, CommentComposer] = {}  # open reply boxes by thread id
         self._syncing = False  # the selection is being set for the page view: do not tell it back
@@ -150,12 +150,8 @@ class CommentsPanel(QWidget):
         self.empty_label.setWordWrap(True)
         self.empty_label.setObjectName("commentsEmpty")
         self.model = CommentThreadModel(self)
-        self.delegate = CommentThreadDelegate(
-            lambda: self.list_view.viewport().width(),
-            lambda thread_id: thread_id == self._selected_id,
-            self._composer_height,
-            self,
-        )
+        self.delegate = CommentThreadDelegate(self.model, self)
+        self.model.size_of = self.delegate.size_of
         self.list_view = CommentThreadView(self.model, self.delegate, self)
         self.list_view.overlays = self._composers  # type: ignore[assignment]
         self.delegate.set_font(self.list_view.font())
@@ -216,7 +212,7 @@ class CommentsPanel(QWidget):
         return self._composers.get(thread_id)
 
     def selected_comment(self) -> str | None:
-        return self._selected_id
+        return self.delegate.selected_id
 
     def select_comment(self, comment_id: str) -> None:
         """Highlight the thread holding ``comment_id`` and scroll to it, without emitting
@@ -239,14 +235,27 @@ class CommentsPanel(QWidget):
         """Re-read the comments and update the rows that changed (drafts and scroll position stay)."""
         self._stale = False
         reviewer = self.controller.reviewer
-        threads = reviewer.comments() if reviewer is not None else []
-        dates = comment_dates(reviewer.document) if reviewer is not None else {}
+        if reviewer is None:
+            self._show_rows([])
+            return
+        threads = reviewer.comments()
+        # dates are read once per document state, like the comments themselves
+        dates = reviewer.snapshot().memo("commentDates", lambda _snapshot: comment_dates(reviewer.document))
+        self._show_rows(self._rows_of(threads, dates))
+
+    def _rows_of(self, threads: list[dict[str, Any]], dates: dict[str, str | None]) -> list[ThreadRow]:
+        """The rows for ``threads``; an unchanged thread keeps its old row (and so the delegate's
+        cached layout of it)."""
         previous = {row.id: row for row in self.model.rows()}
         rows = []
         for thread in threads:
             row = ThreadRow.of(thread, dates, self._page(thread.get("blockId")))
             old = previous.get(row.id)
-            rows.append(old if old == row else row)  # an unchanged thread keeps its cached layout
+            rows.append(old if old == row else row)
+        return rows
+
+    def _show_rows(self, rows: list[ThreadRow]) -> None:
+        """Hand ``rows`` to the model (it signals only what differs) and lay the list out."""
         if self.model.set_rows(rows):
             self._hidden.clear()  # a reset forgets which rows the view hid
         listed = {row.id for row in rows}
@@ -257,8 +266,8 @@ class CommentsPanel(QWidget):
             composer = self._composers.get(row.id)
             if row.resolved and composer is not None and not composer.text():
                 self._drop_composer(row.id)
-        if self._selected_id is not None and self._selected_id not in listed:
-            self._selected_id = None
+        if self.delegate.selected_id is not None and self.delegate.selected_id not in listed:
+            self.delegate.selected_id = None
         self._restore_current()
         self._apply_filter()
         self.list_view.doItemsLayout()
@@ -295,7 +304,7 @@ class CommentsPanel(QWidget):
             composer.submitted.connect(lambda text: self._send_reply(thread_id, text))
             composer.cancelled.connect(lambda: self.close_reply(thread_id))
             self._composers[thread_id] = composer
-            self._relayout()
+            self._fit_composer(thread_id)
         composer.show()
         composer.editor.setFocus()
 
@@ -310,7 +319,7 @@ class CommentsPanel(QWidget):
         for thread_id in list(self._composers):
             self._drop_composer(thread_id)
         self.model.set_rows([])
-        self._selected_id = None
+        self.delegate.selected_id = None
         self._hidden.clear()
         self._close_new_comment()
         self.hint_label.hide()
@@ -361,7 +370,7 @@ class CommentsPanel(QWidget):
     def _set_selected(self, thread_id: str | None) -> None:
         """Mark ``thread_id`` selected: its border, and a resolved one opens up (and shows though
         the filter hides resolved threads)."""
-        before, self._selected_id = self._selected_id, thread_id
+        before, self.delegate.selected_id = self.delegate.selected_id, thread_id
         self._restore_current()
         if before != thread_id:
             self._apply_filter()
@@ -369,7 +378,7 @@ class CommentsPanel(QWidget):
 
     def _restore_current(self) -> None:
         """Keep the view's current row on the selected thread (its keyboard focus and highlight)."""
-        at = None if self._selected_id is None else self.model.row_index(self._selected_id)
+        at = None if self.delegate.selected_id is None else self.model.row_index(self.delegate.selected_id)
         selection = self.list_view.selectionModel()
         syncing, self._syncing = self._syncing, True
         try:
@@ -383,11 +392,20 @@ class CommentsPanel(QWidget):
 
     def _send_reply(self, thread_id: str, text: str) -> None:
         composer = self._composers.get(thread_id)
-        if self.controller.reply_to_comment(thread_id, text):
-            self.close_reply(thread_id)
-        elif composer is not None:
+        if composer is None:
+            return
+        # the refresh the reply causes lays the thread out without its box, so it is laid out once
+        self.delegate.composer_heights.pop(thread_id, None)
+        try:
+            sent = self.controller.reply_to_comment(thread_id, text)
+        except BaseException:
+            self._fit_composer(thread_id)
+            raise
+        if sent:
+            self._drop_composer(thread_id)
+        else:
             composer.show_error(self.tr("This comment is no longer in the document."))
-            self._relayout()
+            self._fit_composer(thread_id)
 
     def _send_new_comment(self, text: str) -> None:
         if self._pending_range is None or self.controller.reviewer is None:
@@ -409,12 +427,16 @@ class CommentsPanel(QWidget):
         self.new_box.hide()
 
     # ------------------------------------------------------------------ display
-    def _composer_height(self, thread_id: str) -> int:
+    def _fit_composer(self, thread_id: str) -> None:
+        """Leave room in the thread for its reply box as tall as the box wants, and place it."""
         composer = self._composers.get(thread_id)
-        return 0 if composer is None else composer.sizeHint().height()
+        if composer is not None:
+            self.delegate.composer_heights[thread_id] = composer.sizeHint().height()
+            self._relayout()
 
     def _drop_composer(self, thread_id: str) -> bool:
         composer = self._composers.pop(thread_id, None)
+        self.delegate.composer_heights.pop(thread_id, None)
         if composer is None:
             return False
         composer.hide()
@@ -437,7 +459,9 @@ class CommentsPanel(QWidget):
         rows = self.model.rows()
         resolved = sum(row.resolved for row in rows)
         hidden = {
-            row.id for row in rows if row.resolved and not show_resolved and row.id != self._selected_id
+            row.id
+            for row in rows
+            if row.resolved and not show_resolved and row.id != self.delegate.selected_id
         }
         for thread_id in hidden ^ self._hidden:
             at = self.model.row_index(thread_id)
