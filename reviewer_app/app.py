@@ -27,6 +27,7 @@ from .ui.excepthook import install_excepthook
 from .ui.logging_setup import configure_logging
 from .ui.main_thread_gc import install as collect_garbage_on_qt_thread
 from .ui.main_window import MainWindow
+from .ui.pageview.fonts import register_bundled_fonts
 from .ui.theme import apply_theme
 
 log = logging.getLogger(__name__)
@@ -47,6 +48,7 @@ def create_application() -> QApplication:
     app.setDesktopFileName("reviewer")  # Wayland and the Linux desktop match the window to reviewer.desktop
     # a closed window in a reference cycle must not be destroyed by a worker thread's collection
     collect_garbage_on_qt_thread(app)
+    register_bundled_fonts()  # pages lay out in the same fonts on every machine
     return app
 
 

@@ -54,7 +54,7 @@ reviewer [FILE]                            start the app (the sample contract wh
        reviewer finalize FILE -o OUT              accept all changes, remove all comments
        reviewer compare A B [--json]              show what changed from version A to B
        reviewer redline A B -o OUT [--author NAME] [--privacy T,...]   A with B's changes tracked
-       reviewer pdf FILE -o OUT.pdf [--markup all|none|original] [--comments]   the pages as a PDF
+       reviewer pdf FILE -o OUT.pdf [--markup all|none|original] [--no-comments]   the pages as a PDF
        reviewer render FILE -o DIR [--pages 1-3] [--markup ...] [--dpi N]   pages as PNG images
        reviewer tools schema [--format anthropic|openai]   print the agent's tool definitions
        reviewer tools run FILE --calls CALLS.jsonl [--mode tracked|review] [-o OUT]

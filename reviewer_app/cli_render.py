@@ -80,11 +80,14 @@ def add_render_commands(sub: Any) -> None:
         "pdf",
         "write the pages, with their redline, to a PDF",
         "Lay the document out as Reviewer shows it and write every page to a PDF, tracked changes "
-        "marked as in the window (--markup none: as if accepted; original: as if rejected). "
-        "--comments adds the comment balloons in a column beside each page.",
+        "marked as in the window (--markup none: as if accepted; original: as if rejected). With all "
+        "markup, comment balloons stand in a column beside each page, as in the window; "
+        "--no-comments leaves the column out and keeps the paper size.",
     )
     pdf.add_argument("-o", "--output", metavar="OUT.pdf", help="the PDF to write")
-    pdf.add_argument("--comments", action="store_true", help="show comment balloons beside each page")
+    pdf.add_argument(
+        "--no-comments", action="store_true", help="leave out the balloon column beside each page"
+    )
     render = _parser(
         sub,
         "render",
@@ -120,7 +123,9 @@ def run_render_command(ns: argparse.Namespace) -> int:
         from .ui.pageview.render import render_pdf
 
         counted: list[int] = []
-        save_output(lambda out: counted.append(render_pdf(reviewer, out, ns.markup, ns.comments)), target)
+        save_output(
+            lambda out: counted.append(render_pdf(reviewer, out, ns.markup, not ns.no_comments)), target
+        )
         write(f"wrote {counted[0]} page(s) to {target}")
         return 0
     if not ns.output:

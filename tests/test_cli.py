@@ -276,10 +276,17 @@ def test_resource_path_finds_installed_data_files(tmp_path: Path, monkeypatch: p
         resources.resource_path("samples", "nowhere.docx")
 
 
-def test_data_files_config_ships_the_sample() -> None:
+def test_data_files_config_ships_the_sample_and_the_fonts() -> None:
+    import glob
     import tomllib
 
     config = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     data_files = config["tool"]["setuptools"]["data-files"]
     assert data_files["share/reviewer/resources/samples"] == ["resources/samples/*.docx"]
+    shipped = {
+        Path(f).name
+        for pattern in data_files["share/reviewer/resources/fonts"]
+        for f in glob.glob(str(REPO_ROOT / pattern))
+    }
+    assert {p.name for p in (REPO_ROOT / "resources" / "fonts").iterdir()} == shipped  # licences too
     assert config["project"]["scripts"]["reviewer"] == "reviewer_app.cli:main"

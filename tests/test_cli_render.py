@@ -52,7 +52,9 @@ def test_pdf_has_one_page_per_laid_out_page(sample: Path, tmp_path: Path) -> Non
     assert _pdf_pages(data) == SAMPLE_PAGES
     assert f"wrote {SAMPLE_PAGES} page(s)" in done.stdout
     accepted = tmp_path / "clean.pdf"
-    done = _reviewer("pdf", str(sample), "-o", str(accepted), "--markup", "none", "--comments", cwd=tmp_path)
+    done = _reviewer(
+        "pdf", str(sample), "-o", str(accepted), "--markup", "none", "--no-comments", cwd=tmp_path
+    )
     assert done.returncode == 0, done.stderr
     assert _pdf_pages(accepted.read_bytes()) >= SAMPLE_PAGES - 1
 

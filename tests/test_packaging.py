@@ -99,6 +99,9 @@ def test_spec_builds_the_executables_from_one_analysis_with_the_sample() -> None
     text = SPEC.read_text(encoding="utf-8")
     assert '"resources" / "samples" / "sample-msa.docx"' in text
     assert (REPO_ROOT / "resources" / "samples" / "sample-msa.docx").is_file()
+    # the fonts the pages are laid out in, so the bundle lays out as a checkout does
+    assert '(str(ROOT / "resources" / "fonts"), "resources/fonts")' in text
+    assert len(list((REPO_ROOT / "resources" / "fonts").glob("*.ttf"))) == 20
     assert 'collect_entry_point("keyring.backends")' in text
     assert '"macos" / "Info.plist"' in text
 

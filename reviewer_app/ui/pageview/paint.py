@@ -30,6 +30,7 @@ from PySide6.QtGui import (
 )
 
 from .builder import RenderedBlock
+from .fonts import without_ligatures
 from .formatting import Border
 from .qformats import LU_PER_INCH, TWIPS, font_scale
 
@@ -137,7 +138,7 @@ class PagePainter:
     def __init__(self, layout: PagedLayout, headers: HeaderFooters) -> None:
         self.layout = layout
         self.headers = headers
-        self.font = QFont()
+        self.font = without_ligatures(QFont())
         self.font.setPixelSize(_BALLOON_FONT_LU)
         self.bold = QFont(self.font)
         self.bold.setBold(True)

@@ -28,6 +28,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtGui import QTextOption as _QTextOption
 
+from .fonts import families_for, register_bundled_fonts, without_ligatures
 from .formatting import ParaProps, RunProps
 
 #: Layout units per inch.
@@ -35,19 +36,6 @@ LU_PER_INCH = 720
 #: Twips (1/1440 inch) to layout units.
 TWIPS = 0.5
 
-#: Metric-compatible stand-ins, tried after the family the document names.
-SUBSTITUTES = {
-    "calibri": "Carlito",
-    "calibri light": "Carlito",
-    "cambria": "Caladea",
-    "arial": "Liberation Sans",
-    "helvetica": "Liberation Sans",
-    "times new roman": "Liberation Serif",
-    "times": "Liberation Serif",
-    "courier new": "Liberation Mono",
-    "courier": "Liberation Mono",
-    "symbol": "OpenSymbol",
-}
 #: Revision colours by author, in order of first appearance (Word's "by author" idea).
 DEFAULT_AUTHOR_COLORS = (
     "#1F5FBF",
@@ -94,10 +82,12 @@ def font_scale() -> float:
 
 
 def make_font(family: str, size_pt: float, scale: float, bold: bool = False, italic: bool = False) -> QFont:
-    """A QFont for ``family`` at ``size_pt`` with its metric-compatible stand-in as fallback."""
-    font = QFont()
-    substitute = SUBSTITUTES.get(family.lower())
-    font.setFamilies([family, substitute] if substitute else [family])
+    """A QFont for ``family`` at ``size_pt``, its bundled metric-compatible stand-in as fallback.
+
+    Ligatures are off, as in Word, so the PDF's text reads back letter for letter.
+    """
+    font = without_ligatures(QFont())
+    font.setFamilies(families_for(family))
     font.setPointSizeF(max(1.0, size_pt) * scale)
     font.setBold(bold)
     font.setItalic(italic)
@@ -134,6 +124,7 @@ class FormatFactory:
     """
 
     def __init__(self, default_tab_twips: int = 720) -> None:
+        register_bundled_fonts()  # every layout (window, CLI, tests) gets the same stand-ins
         self.scale = font_scale()
         self.default_tab = default_tab_twips * TWIPS
         self.colors = AuthorColors()
@@ -274,8 +265,6 @@ class FormatFactory:
         tabs = self._tabs(props)
         if tabs:
             fmt.setTabPositions(tabs)
-        if props.keep_lines:
-            fmt.setNonBreakableLines(True)
         if page_break or props.page_break_before:
             fmt.setPageBreakPolicy(QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore)
         if props.shading:

@@ -16,6 +16,7 @@ from PySide6.QtCore import QCoreApplication, QMarginsF, QSizeF
 from PySide6.QtGui import QGuiApplication, QImage, QPageLayout, QPageSize, QPainter, QPdfWriter
 
 from ...docx.reviewer import DocxReviewer
+from .fonts import register_bundled_fonts
 from .layout import PagedLayout
 from .paint import PagePainter, PaintOptions
 from .qformats import LU_PER_INCH
@@ -24,13 +25,15 @@ _APP: QGuiApplication | None = None
 
 
 def ensure_app() -> QGuiApplication:
-    """The running Qt application, or a new offscreen one (for the CLI and scripts)."""
+    """The running Qt application, or a new offscreen one (for the CLI and scripts), with the
+    bundled fonts registered."""
     global _APP
     app = QGuiApplication.instance()
     if app is None:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
         _APP = QGuiApplication([])
         app = _APP
+    register_bundled_fonts()
     return app  # type: ignore[return-value]
 
 
@@ -42,13 +45,14 @@ def render_pdf(
     reviewer: DocxReviewer,
     out: str | os.PathLike[str],
     markup: str = "all",
-    markup_area: bool = False,
+    markup_area: bool = True,
     layout: PagedLayout | None = None,
 ) -> int:
     """Write every laid-out page to ``out`` as a PDF page of that page's size; returns the page count.
 
-    ``markup_area`` widens each page by the comment-balloon column (off by default, so the PDF
-    pages keep the document's own paper size).
+    With ``markup_area`` (the default) a page with changes or comments shown (All markup) is
+    widened by the balloon column, as in the window, so the comments reach whoever reads the
+    PDF; without it every page keeps the document's own paper size.
     """
     ensure_app()
     layout = layout or PagedLayout(reviewer, markup).build_all()

@@ -1,0 +1,158 @@
+"""Fonts the pages are set in, and the exported PDF as a client reads it (searchable, with comments).
+
+The stand-ins for Calibri, Cambria, Arial, Times New Roman and Courier New are Reviewer's own files
+in ``resources/fonts``, read here with QRawFont, so these tests hold on a machine with no fonts
+installed at all. The PDFs are read back with poppler's ``pdftotext``, as a client's PDF reader
+or search would.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6.QtGui import QFont, QFontDatabase, QFontInfo, QRawFont
+
+from reviewer_app.docx.reviewer import DocxReviewer
+from reviewer_app.resources import resource_path
+from reviewer_app.ui.pageview.fonts import families_for, register_bundled_fonts
+from reviewer_app.ui.pageview.layout import PagedLayout
+
+from .bridge_conformance import fixture_docx
+from .conftest import REPO_ROOT
+from .docx_factory import make_docx
+
+OFFICE_FAMILIES = ("Calibri", "Cambria", "Arial", "Times New Roman", "Courier New")
+#: words Carlito, Caladea and Liberation would draw with a ligature glyph ("ti", "ff", "ffi", "ft")
+LIGATURE_WORDS = ("parties", "Oftentimes", "office", "affiliate", "effective", "first", "fluent")
+SAMPLE = REPO_ROOT / "resources" / "samples" / "sample-msa.docx"
+COMMENT_TEXT = "Is on time defined?"
+
+
+def _bundled_faces() -> dict[str, set[tuple[bool, bool]]]:
+    """Family -> {(bold, italic)} of the .ttf files shipped in resources/fonts."""
+    faces: dict[str, set[tuple[bool, bool]]] = {}
+    for path in sorted(resource_path("fonts").glob("*.ttf")):
+        raw = QRawFont(str(path), 12)
+        assert raw.isValid(), path
+        bold = raw.weight() >= QFont.Weight.Bold.value
+        italic = raw.style() != QFont.Style.StyleNormal
+        faces.setdefault(raw.familyName(), set()).add((bold, italic))
+    return faces
+
+
+def test_every_office_font_has_a_bundled_stand_in_in_four_styles(qapp) -> None:
+    faces = _bundled_faces()
+    every_style = {(False, False), (True, False), (False, True), (True, True)}
+    for family in OFFICE_FAMILIES:
+        chain = families_for(family)
+        assert chain[0] == family  # the real face first, where it is installed
+        assert chain[1] in faces, family
+        assert faces[chain[1]] == every_style, chain[1]
+    assert set(register_bundled_fonts()) == set(faces)
+    folder = resource_path("fonts")
+    for licence in ("LICENSE-Carlito.txt", "LICENSE-Caladea.txt", "LICENSE-Liberation.txt"):
+        assert "Open Font License" in (folder / licence).read_text(encoding="utf-8")
+
+
+def test_a_missing_office_font_is_laid_out_in_its_bundled_stand_in(qapp) -> None:
+    """A run in each Office font is set in that font where installed, else in the shipped stand-in."""
+    runs = "".join(
+        f'<w:p><w:r><w:rPr><w:rFonts w:ascii="{f}" w:hAnsi="{f}"/></w:rPr><w:t>{f} text</w:t></w:r></w:p>'
+        for f in OFFICE_FAMILIES
+    )
+    layout = PagedLayout(DocxReviewer.from_bytes(make_docx(runs)), "all").build_all()
+    document = layout.docs[0].document
+    installed = set(QFontDatabase.families())
+    seen = {}
+    block = document.begin()
+    while block.isValid():
+        it = block.begin()
+        if not it.atEnd() and block.text().endswith(" text"):
+            seen[block.text()[: -len(" text")]] = QFontInfo(it.fragment().charFormat().font()).family()
+        block = block.next()
+    for family in OFFICE_FAMILIES:
+        expected = family if family in installed else families_for(family)[1]
+        assert seen[family] == expected
+
+
+def _reviewer_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    return subprocess.run(
+        [sys.executable, "-m", "reviewer_app", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+
+
+def _pdf_text(pdf: Path) -> str:
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext (poppler-utils) is not installed")
+    done = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True)
+    return done.stdout
+
+
+def test_pdf_text_extracts_letter_for_letter(tmp_path: Path) -> None:
+    """`reviewer pdf` of words set with ligature-prone letter pairs, in each stand-in: all extract whole."""
+    sentence = " ".join(LIGATURE_WORDS)
+    body = "".join(
+        f'<w:p><w:r><w:rPr><w:rFonts w:ascii="{f}" w:hAnsi="{f}"/></w:rPr><w:t>{sentence}</w:t></w:r></w:p>'
+        for f in OFFICE_FAMILIES
+    )
+    source = tmp_path / "words.docx"
+    source.write_bytes(make_docx(body))
+    out = tmp_path / "words.pdf"
+    done = _reviewer_cli("pdf", str(source), "-o", str(out), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    text = _pdf_text(out)
+    for word in LIGATURE_WORDS:
+        assert len(re.findall(rf"\b{word}\b", text)) == len(OFFICE_FAMILIES), (word, text)
+    assert "par es" not in text and "O en mes" not in text
+
+
+def test_pdf_has_the_comments_in_all_markup_and_not_without_markup(tmp_path: Path) -> None:
+    source = tmp_path / "commented.docx"
+    source.write_bytes(fixture_docx())
+    shown, clean, narrow = tmp_path / "all.pdf", tmp_path / "none.pdf", tmp_path / "narrow.pdf"
+    assert _reviewer_cli("pdf", str(source), "-o", str(shown), cwd=tmp_path).returncode == 0
+    text = _pdf_text(shown)
+    assert COMMENT_TEXT in text and "Ann" in text  # the balloon: author and comment
+    assert "The Supplier delivers the goods on time." in text
+    done = _reviewer_cli("pdf", str(source), "-o", str(clean), "--markup", "none", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert COMMENT_TEXT not in _pdf_text(clean)  # No Markup shows no balloons, in the window either
+    done = _reviewer_cli("pdf", str(source), "-o", str(narrow), "--no-comments", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert COMMENT_TEXT not in _pdf_text(narrow)
+
+
+def test_export_redline_pdf_from_the_file_menu_has_the_balloons(qtbot, tmp_path: Path, monkeypatch) -> None:
+    """File ▸ Export Redline PDF… in All markup: the PDF has the comment threads the view shows."""
+    from reviewer_app.ui.main_window import MainWindow
+
+    if not SAMPLE.exists():
+        pytest.skip("the sample contract is missing")
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    source = tmp_path / "contract.docx"
+    shutil.copy(SAMPLE, source)
+    assert window.open_path(str(source))
+    window.actions.markup_all.trigger()
+    target = tmp_path / "redline.pdf"
+    monkeypatch.setattr(window.files, "ask_save_path", lambda *args: str(target))
+    file_menu = next(a.menu() for a in window.menuBar().actions() if a.menu() and "File" in a.text())
+    assert window.actions.export_pdf in file_menu.actions()
+    window.actions.export_pdf.trigger()
+    text = " ".join(_pdf_text(target).split())
+    assert "Should Scottish bank holidays be excluded as well?" in text
+    assert "Priya Shah" in text
