@@ -293,3 +293,28 @@ def test_delete_removes_the_thread_with_its_replies_and_undo_brings_it_back(qtbo
     assert "1007" not in {c["id"] for c in controller.reviewer.comments()}
     controller.undo_stack.undo()
     assert "1007" in panel.thread_ids() and panel.thread_row("1008") is panel.thread_row("1007")
+
+
+def test_a_grab_shows_threads_replies_a_resolved_one_and_the_selected_threads_reply_box(
+    qtbot, controller
+) -> None:
+    panel = _panel(qtbot, controller, page_of_block=lambda block_id: 3)
+    panel.resize(360, 900)
+    panel.select_comment("1007")
+    _click(qtbot, panel, "1007", "reply")
+    qtbot.keyClicks(panel.reply_composer("1007").editor, "Subject to insurer sign-off.")
+    image = panel.grab().toImage()
+    artifacts = Path(__file__).resolve().parent / "_artifacts"
+    artifacts.mkdir(exist_ok=True)
+    image.save(str(artifacts / "comments_panel.png"))
+
+    viewport = panel.list_view.viewport()
+    offset = viewport.mapTo(panel, viewport.rect().topLeft())
+    selected = panel.thread_layout("1007").card.translated(panel.thread_rect("1007").topLeft() + offset)
+    highlight = panel.palette().color(panel.palette().ColorRole.Highlight)
+    edge = image.pixelColor(selected.center().x(), selected.top())
+    assert edge == highlight  # the selected thread's border
+    other = panel.thread_layout("1005").card.translated(panel.thread_rect("1005").topLeft() + offset)
+    assert image.pixelColor(other.center().x(), other.top()) != highlight
+    box = panel.reply_composer("1007")
+    assert box.isVisible() and selected.contains(box.geometry().translated(offset))

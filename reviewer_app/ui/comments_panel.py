@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QItemSelectionModel, QModelIndex, QRect, Qt, Signal
-from PySide6.QtGui import QShowEvent
+from PySide6.QtGui import QPalette, QShowEvent
 from PySide6.QtWidgets import QCheckBox, QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from ..docx.comments import comment_dates
@@ -301,6 +301,7 @@ class CommentsPanel(QWidget):
         if composer is None:
             composer = CommentComposer(self.tr("Reply…"), self.tr("Send"), self.list_view.viewport())
             composer.setAutoFillBackground(True)
+            composer.setBackgroundRole(QPalette.ColorRole.Base)  # the card's own background
             composer.submitted.connect(lambda text: self._send_reply(thread_id, text))
             composer.cancelled.connect(lambda: self.close_reply(thread_id))
             self._composers[thread_id] = composer
