@@ -23,6 +23,7 @@ from typing import Any
 
 from . import __version__
 from .cli_agent import add_agent_command, add_check_model_command, run_agent, run_check_model
+from .cli_check import add_check_command, run_check
 from .cli_common import PROG, CliError, check_file, dump_json, open_reviewer, write
 from .cli_compare import COMPARE_COMMANDS, add_compare_commands, run_compare_command
 from .cli_edits import EDIT_COMMANDS, add_edit_commands, run_edit_command
@@ -40,6 +41,7 @@ COMMANDS = (
     "tools",
     "agent",
     "check-model",
+    "check",
 )
 #: Deepest heading level Word has (outline levels 0-8).
 MAX_HEADING_LEVEL = 9
@@ -60,6 +62,7 @@ reviewer [FILE]                            start the app (the sample contract wh
        reviewer tools run FILE --calls CALLS.jsonl [--mode tracked|review] [-o OUT]
        reviewer agent FILE "instruction" [-o OUT] [--mode tracked|review] [--model M] [--base-url URL]
        reviewer check-model [--model M] [--base-url URL]   does the model server answer?
+       reviewer check FILE [--json] [--original]  list drafting problems (terms, references, blanks...)
        reviewer --self-test [--report PATH]       check this install works, offscreen
        reviewer --version"""
 
@@ -134,6 +137,7 @@ def _commands_parser() -> argparse.ArgumentParser:
     add_tools_commands(sub)
     add_agent_command(sub)
     add_check_model_command(sub)
+    add_check_command(sub)
     return parser
 
 
@@ -230,6 +234,8 @@ def _run_command(ns: argparse.Namespace) -> int:
         return run_agent(ns)
     if ns.command == "check-model":
         return run_check_model(ns)
+    if ns.command == "check":
+        return run_check(ns)
     return run_edit_command(ns)
 
 

@@ -1,0 +1,42 @@
+"""Contract checks: defined terms, cross-references, numbers, blanks and parties.
+
+Deterministic and offline (no model, no Qt): :func:`check_reviewer` reads a document as it
+would be with every pending change accepted (or, with ``original``, rejected) and returns
+:class:`Finding` records; :class:`Checker` does the same for a live document, re-reading only
+the blocks an edit changed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..reviewer import DocxReviewer
+from .engine import Checker
+from .fixes import fix_operation
+from .model import KINDS, Finding, QuickFix
+
+
+def check_reviewer(
+    reviewer: DocxReviewer, original: bool = False, checker: Checker | None = None
+) -> list[Finding]:
+    """Findings of the document ``reviewer`` holds, as if its changes were accepted (default)
+    or rejected (``original``). The reviewer itself is never changed."""
+    from ..compare.inputs import changes_block_structure, has_pending_changes, open_resolved
+
+    source = reviewer
+    if original and has_pending_changes(reviewer.document):
+        source = open_resolved(reviewer, "base", "original", copy=True)
+    elif not original and changes_block_structure(reviewer.document):
+        source = open_resolved(reviewer, "base", "final", copy=True)
+    return (checker or Checker()).check(source.snapshot(), source.document.body)
+
+
+def summary(findings: list[Finding]) -> dict[str, Any]:
+    """Counts per kind, for the CLI's and the agent tool's totals."""
+    counts = {kind: 0 for kind in KINDS}
+    for finding in findings:
+        counts[finding.kind] += 1
+    return {"total": len(findings), "byKind": counts}
+
+
+__all__ = ["KINDS", "Checker", "Finding", "QuickFix", "check_reviewer", "fix_operation", "summary"]

@@ -1,0 +1,173 @@
+"""Word-level helpers every rule shares: tokens with offsets, plural/possessive forms, spelling
+neighbours and numbers written in words.
+
+Kept free of any document notion so each helper can be tested on plain strings.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-'’][A-Za-z0-9]+)*(?:['’]s?)?")
+_SENTENCE_END = frozenset(".:;!?\t")
+_OPENERS = frozenset("\"“‘'([")
+MONTHS = frozenset(
+    [
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+    ]
+)
+DAYS = frozenset(["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"])
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """A word at ``[start, end)`` of a block's text; ``initial`` when it opens a sentence."""
+
+    text: str
+    start: int
+    end: int
+    initial: bool
+
+    @property
+    def capitalised(self) -> bool:
+        return self.text[0].isupper()
+
+    @property
+    def base(self) -> str:
+        """The word without a possessive ending (``Customer’s`` → ``Customer``)."""
+        return strip_possessive(self.text)
+
+
+def strip_possessive(word: str) -> str:
+    for ending in ("'s", "’s", "'", "’"):
+        if word.endswith(ending) and len(word) > len(ending):
+            return word[: -len(ending)]
+    return word
+
+
+def singulars(word: str) -> tuple[str, ...]:
+    """Forms ``word`` may be the plural of (``Parties`` → ``Party``, ``Fees`` → ``Fee``)."""
+    out: list[str] = []
+    if word.endswith("ies") and len(word) > 4:
+        out.append(word[:-3] + "y")
+    if word.endswith("es") and len(word) > 3:
+        out.append(word[:-2])
+    if word.endswith("s") and len(word) > 2:
+        out.append(word[:-1])
+    return tuple(out)
+
+
+def tokens(text: str) -> list[Token]:
+    """Words of ``text`` in order, each marked sentence-initial when only an opening quote or
+    bracket separates it from a sentence end, a tab (after a list label) or the start."""
+    out: list[Token] = []
+    for m in _TOKEN.finditer(text):
+        i = m.start() - 1
+        while i >= 0 and (text[i] == " " or text[i] in _OPENERS):
+            i -= 1
+        initial = i < 0 or text[i] in _SENTENCE_END or (text[i] == ")" and _label_before(text, i))
+        out.append(Token(m.group(), m.start(), m.end(), initial))
+    return out
+
+
+def _label_before(text: str, close: int) -> bool:
+    """True when ``text[: close + 1]`` is a list label such as ``(a)`` opening the text."""
+    return bool(re.fullmatch(r"\s*\([a-zA-Z0-9]{1,5}\)", text[: close + 1]))
+
+
+def deletion_keys(word: str) -> set[str]:
+    """``word`` and every string one character shorter: two words share a key exactly when
+    they are one edit apart (insertion, deletion, substitution or adjacent transposition)."""
+    keys = {word}
+    keys.update(word[:i] + word[i + 1 :] for i in range(len(word)))
+    return keys
+
+
+def one_edit_apart(a: str, b: str) -> bool:
+    """True when ``a`` and ``b`` differ by exactly one insertion, deletion, substitution or
+    swap of adjacent letters."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        if len(diff) == 1:
+            return True
+        return (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and a[diff[0]] == b[diff[1]]
+            and a[diff[1]] == b[diff[0]]
+        )
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_)))
+
+
+# ----------------------------------------------------------------------------- numbers in words
+_UNITS = {
+    w: i
+    for i, w in enumerate(
+        [
+            "zero",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+            "thirteen",
+            "fourteen",
+            "fifteen",
+            "sixteen",
+            "seventeen",
+            "eighteen",
+            "nineteen",
+        ]
+    )
+}
+_TENS = {
+    w: 10 * (i + 2)
+    for i, w in enumerate(["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"])
+}
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000, "billion": 1_000_000_000}
+NUMBER_WORD = "|".join(sorted((*_UNITS, *_TENS, *_SCALES), key=len, reverse=True))
+
+
+def words_value(phrase: str) -> int | None:
+    """The integer ``phrase`` spells (``one hundred and twenty-five`` → 125); None if it
+    does not spell one."""
+    total = current = 0
+    seen = False
+    for word in re.split(r"[\s\-]+", phrase.lower().strip()):
+        if word in ("and", "a", ""):
+            continue
+        if word in _UNITS:
+            current += _UNITS[word]
+        elif word in _TENS:
+            current += _TENS[word]
+        elif word == "hundred":
+            current = max(current, 1) * 100
+        elif word in _SCALES:
+            total += max(current, 1) * _SCALES[word]
+            current = 0
+        else:
+            return None
+        seen = True
+    return total + current if seen else None
