@@ -18,7 +18,7 @@ from ...docx.edit.diff import word_diff
 from ...docx.snapshot import Snapshot
 from ..plurals import count_text
 
-#: operations whose card shows a quoted passage or comment and a comment text (a 💬 line)
+#: operations whose card shows a quoted passage or comment and a comment text (a Comment: line)
 COMMENT_KINDS = frozenset(
     ("commentOnBlock", "commentOnRange", "replyComment", "resolveComment", "reopenComment")
 )
@@ -178,7 +178,10 @@ def redline_html(operation: Mapping[str, Any], old_text: str | None, colors: Map
             parts.append(f"“{html.escape(clip(quote, 80))}”")
         comment = comment_text(operation)
         if comment:
-            parts.append(f"<i>💬 {html.escape(clip(comment, REDLINE_CLIP))}</i>")
+            # a word, not the speech-balloon emoji it once was: no font a firm's desktop is sure to
+            # have draws U+1F4AC, so the card showed a tofu box where its label should be
+            label = html.escape(_tr("Comment:"))
+            parts.append(f"<i>{label} {html.escape(clip(comment, REDLINE_CLIP))}</i>")
     elif kind in ("formatRange", "setBlockParagraphProperties"):
         values = operation.get("formatting") or operation.get("properties")
         if isinstance(values, Mapping):
