@@ -176,6 +176,7 @@ class StoryBuilder:
         record.borders = props.borders
         if not in_table:
             record.keep_next, record.orphan_control = props.keep_next, props.widow_control
+            record.keep_lines = props.keep_lines
         record.leader = next(
             (leader for _pos, _kind, leader in props.tabs if leader not in ("none", "")), None
         )

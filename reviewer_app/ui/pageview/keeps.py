@@ -1,11 +1,14 @@
-"""Word's page-break rules Qt does not know: keep with next, and no lone first line (orphan).
+"""Word's page-break rules Qt does not know: keep with next, keep lines together, no orphan.
 
 Qt breaks pages line by line. Word also moves a paragraph to the next page when it is marked
 "keep with next" (``w:keepNext``, every heading) and the paragraph after it starts on the next
-page, or when widow/orphan control (``w:widowControl``) would leave its first line alone at the
+page, when it is marked "keep lines together" (``w:keepLines``) and its lines would fall on two
+pages, or when widow/orphan control (``w:widowControl``) would leave its first line alone at the
 foot of a page. After each layout slice :func:`apply_keeps` looks at the paragraphs laid out
 since the last slice and gives such a paragraph a page break before it (for a chain of
-keep-with-next paragraphs, the first of the chain), which Qt then honours.
+keep-with-next paragraphs, the first of the chain), which Qt then honours. (Qt's own
+``nonBreakableLines`` is no keepLines: it also stops the paragraph wrapping, so its text would
+run off the page.)
 """
 
 from __future__ import annotations
@@ -64,7 +67,7 @@ def apply_keeps(section_doc: SectionDoc, first: int) -> int:
     added = 0
     for i in range(max(0, first), len(records)):
         record = records[i]
-        if not (record.keep_next or record.orphan_control):
+        if not (record.keep_next or record.orphan_control or record.keep_lines):
             continue
         block = document.findBlock(record.start)
         text_layout = block.layout()
@@ -79,6 +82,10 @@ def apply_keeps(section_doc: SectionDoc, first: int) -> int:
         second = origin + text_layout.lineAt(1).y() if text_layout.lineCount() > 1 else None
         if record.orphan_control and second is not None and _page(second, section_doc) > page:
             target = record  # its first line alone at the foot of the page
+        if target is None and record.keep_lines and second is not None:
+            last = origin + text_layout.lineAt(text_layout.lineCount() - 1).y()
+            if _page(last, section_doc) > page:
+                target = record  # its lines on two pages
         if target is None and record.keep_next and i + 1 < len(records):
             after = _first_line(section_doc, records[i + 1])
             last = _last_line(section_doc, record)

@@ -53,9 +53,11 @@ class RenderedBlock:
     #: tab leader kind (``dot``, ``hyphen``, ``underscore``, ``middleDot``) when a stop has one
     leader: str | None = None
     #: a body paragraph (not in a table) asking to stay on the page of the next one / to
-    #: keep a lone first line off the foot of a page (Word's keepNext, widowControl)
+    #: keep a lone first line off the foot of a page / to keep all its lines on one page
+    #: (Word's keepNext, widowControl, keepLines)
     keep_next: bool = False
     orphan_control: bool = False
+    keep_lines: bool = False
     #: footnote references laid out in the paragraph: ``(offset, footnote id, number shown)``
     notes: list[tuple[int, str, str]] = field(default_factory=list)
 
