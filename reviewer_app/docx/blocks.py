@@ -16,8 +16,9 @@ from lxml import etree
 from . import hashing
 from .numbering import ListCounter, NumberingDefinitions
 from .styles import StyleIndex
+from .table_grid import TableGrid
 from .text import FieldState, NoteNumbers, complex_paragraphs, paragraph_text, plain_paragraph_text
-from .xmlutil import MC, W14, W, int_attr, is_on
+from .xmlutil import MC, W14, W, int_attr
 
 _ALIGNMENTS = frozenset(
     (
@@ -36,7 +37,6 @@ _JC_ALIASES = {"start": "left", "end": "right", "justify": "both"}
 _PPR, _PSTYLE, _VAL, _OUTLINE_LVL = W + "pPr", W + "pStyle", W + "val", W + "outlineLvl"
 _JC, _SPACING, _IND, _NUMPR = W + "jc", W + "spacing", W + "ind", W + "numPr"
 _P, _TBL = W + "p", W + "tbl"
-_TCPR, _GRID_SPAN, _VMERGE = W + "tcPr", W + "gridSpan", W + "vMerge"
 
 
 @dataclass(slots=True, eq=False)
@@ -161,73 +161,6 @@ def _on_attr(el: etree._Element, name: str) -> bool | None:
     return raw.lower() in ("1", "true", "on")
 
 
-def unwrap_children(parent: etree._Element, wanted: str) -> list[etree._Element]:
-    """Children tagged ``wanted``, looking through ``w:sdt``/``w:customXml`` wrappers.
-
-    Shared by every table reader (block walk, edit grid, page view): rows and cells may sit
-    inside content controls.
-    """
-    found: list[etree._Element] = []
-    for child in parent:
-        if child.tag == wanted:
-            found.append(child)
-        elif child.tag == W + "sdt":
-            content = child.find(W + "sdtContent")
-            if content is not None:
-                found.extend(unwrap_children(content, wanted))
-        elif child.tag == W + "customXml":
-            found.extend(unwrap_children(child, wanted))
-    return found
-
-
-def row_hidden(tr: etree._Element) -> bool:
-    """True for a ``w:trPr/w:hidden`` row, which readers skip so invisible text never shows."""
-    trpr = tr.find(W + "trPr")
-    return trpr is not None and is_on(trpr.find(W + "hidden"))
-
-
-def _cell_grid(tc: etree._Element) -> tuple[int, str | None]:
-    """(gridSpan, vMerge value) of a cell; vMerge is 'restart', 'continue' or None."""
-    tcpr = tc[0] if len(tc) and tc[0].tag == _TCPR else tc.find(_TCPR)
-    if tcpr is None:
-        return 1, None
-    span, vmerge = 1, None
-    for child in tcpr:
-        if child.tag == _GRID_SPAN:
-            span = int_attr(child, "val") or 1
-        elif child.tag == _VMERGE:
-            vmerge = child.get(_VAL) or "continue"
-    return span, vmerge
-
-
-def _table_map(rows: list[etree._Element]) -> list[list[tuple[etree._Element, int, int, int]]]:
-    """Per row: (cell, grid column, column span, row span), row spans resolved from vMerge."""
-    layout: list[list[tuple[etree._Element, int, int, str | None]]] = []
-    for tr in rows:
-        trpr = tr.find(W + "trPr")
-        column = int_attr(trpr.find(W + "gridBefore"), "val") or 0 if trpr is not None else 0
-        cells = []
-        for tc in unwrap_children(tr, W + "tc"):
-            span, vmerge = _cell_grid(tc)
-            cells.append((tc, column, span, vmerge))
-            column += span
-        layout.append(cells)
-    result: list[list[tuple[etree._Element, int, int, int]]] = []
-    for r, cells in enumerate(layout):
-        row_out = []
-        for tc, column, span, vmerge in cells:
-            row_span = 1
-            if vmerge == "restart":
-                for below in layout[r + 1 :]:
-                    if any(c == column and v == "continue" for _, c, _, v in below):
-                        row_span += 1
-                    else:
-                        break
-            row_out.append((tc, column, span, row_span))
-        result.append(row_out)
-    return result
-
-
 class BodyWalker:
     """Builds the block list of one main story in a single depth-first pass."""
 
@@ -287,14 +220,14 @@ class BodyWalker:
         if not self._frames:
             self._outer_tables += 1
         self._frames.append(frame)
-        rows = unwrap_children(tbl, W + "tr")
-        for row_index, cells in enumerate(_table_map(rows)):
-            if row_hidden(rows[row_index]):
+        for row in TableGrid(tbl).rows:
+            if row.hidden:
                 continue
-            for cell_index, (tc, column, span, row_span) in enumerate(cells):
-                frame.row_index, frame.cell_index = row_index, cell_index
-                frame.grid_column, frame.column_span, frame.row_span = column, span, row_span
-                self._container(tc)
+            for cell_index, cell in enumerate(row.cells):
+                frame.row_index, frame.cell_index = row.index, cell_index
+                frame.grid_column, frame.column_span = cell.col, cell.span
+                frame.row_span = 1 if cell.covered else cell.row_span
+                self._container(cell.tc)
         self._frames.pop()
 
     def _table_location(self, paragraph_index: int) -> dict[str, int] | None:

@@ -46,7 +46,7 @@ from .ppr import (
 )
 from .registry import handles
 from .skips import Skip
-from .table_grid import outermost_table
+from .table_xml import outermost_table
 
 _P, _PPR, _RPR, _R = W + "p", W + "pPr", W + "rPr", W + "r"
 _INS, _DEL = W + "ins", W + "del"

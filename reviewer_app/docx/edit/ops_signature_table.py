@@ -16,9 +16,9 @@ from .batch import Operation
 from .context import EditContext, Outcome
 from .registry import handles
 from .skips import Skip
-from .table_grid import block_paragraphs
 from .table_markup import Look, build_table, new_paragraph
 from .table_placement import is_bidi, place_table, text_width, top_level
+from .table_xml import block_paragraphs
 
 _SIGNATURE_LINE = "_" * 30
 #: Parties side by side per row of a signature table (the usual two-column execution block).

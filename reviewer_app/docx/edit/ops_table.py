@@ -9,16 +9,17 @@ and the signature table have their own modules (``ops_table_rows``, ``ops_table_
 
 from __future__ import annotations
 
+from ..table_grid import TableGrid
 from ..xmlutil import W
 from . import table_targets as targets
 from .batch import Operation
 from .context import EditContext, Outcome
 from .registry import handles
 from .skips import Skip
-from .table_grid import Grid, row_mark
 from .table_markup import Look, build_table
 from .table_placement import is_bidi, place_table, split_width, text_width, top_level
 from .table_removal import delete_rows_and_report
+from .table_xml import row_mark
 
 _DEL = W + "del"
 
@@ -39,11 +40,11 @@ def insert_table(ctx: EditContext, op: Operation) -> Outcome:
 def delete_table(ctx: EditContext, op: Operation) -> Outcome:
     """Delete the innermost table holding the block (all its rows, nested tables included)."""
     block, _tc, _tr, tbl = targets.in_cell(ctx, op.fields["blockId"])
-    grid = Grid(tbl)
-    if any(grid.hidden):
+    grid = TableGrid(tbl)
+    if any(row.hidden for row in grid.rows):
         raise Skip("unsupportedBlock", "the table has hidden rows, whose content was never shown to you")
     ids = targets.untouched(ctx, [tbl])
-    if ctx.tracked and all(row_mark(tr, _DEL) is not None for tr in grid.rows):
+    if ctx.tracked and all(row_mark(tr, _DEL) is not None for tr in grid.trs):
         raise Skip("noopOperation", "the table is already pending deletion")
     receipt = {"type": "block", "story": "main", "blockId": block.id, "effect": "deleted"}
-    return delete_rows_and_report(ctx, tbl, grid.rows, ids, receipt)
+    return delete_rows_and_report(ctx, tbl, grid.trs, ids, receipt)

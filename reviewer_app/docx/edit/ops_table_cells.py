@@ -12,22 +12,23 @@ import copy
 
 from lxml import etree
 
+from ..table_grid import GridCell, TableGrid
 from ..xmlutil import W
 from . import table_targets as targets
 from .batch import Operation
 from .context import EditContext, Outcome
 from .registry import handles
 from .skips import Skip
-from .table_grid import Grid, Slot, block_paragraphs, cell_is_empty, cell_width, row_mark
 from .table_markup import TCPR_ORDER, Look, declare_w14, ensure_props, new_cell, new_paragraph, place, simple
 from .table_removal import remove
+from .table_xml import block_paragraphs, cell_is_empty, cell_width, row_mark
 
 _TCPR, _DEL = W + "tcPr", W + "del"
 
 
 def _region(
-    ctx: EditContext, op: Operation, grid: Grid, anchor: Slot, tbl: etree._Element
-) -> list[list[Slot]]:
+    ctx: EditContext, op: Operation, grid: TableGrid, anchor: GridCell, tbl: etree._Element
+) -> list[list[GridCell]]:
     """The rows of cells a merge covers (a rectangle whose edges cut through no merged cell)."""
     top, rows = grid.unit(anchor)
     if "endBlockId" in op.fields:
@@ -43,11 +44,11 @@ def _region(
             raise Skip(
                 "unsupportedBlock", f"the table has only {len(grid.rows) - r0} rows from this cell down"
             )
-    region: list[list[Slot]] = []
+    region: list[list[GridCell]] = []
     for r in range(r0, r1):
-        if grid.hidden[r] or row_mark(grid.rows[r], _DEL) is not None:
+        if grid.rows[r].hidden or row_mark(grid.rows[r].tr, _DEL) is not None:
             raise Skip("unsupportedBlock", f"row {r + 1} is hidden or pending deletion")
-        cover = [s for s in grid.slots[r] if s.col < c1 and s.end > c0]
+        cover = [s for s in grid.rows[r].cells if s.col < c1 and s.end > c0]
         spans = sum(s.span for s in cover)
         if not cover or cover[0].col != c0 or cover[-1].end != c1 or spans != c1 - c0:
             raise Skip("unsupportedBlock", f"the merge's edge cuts through a merged cell in row {r + 1}")
@@ -73,7 +74,7 @@ def _record_cell_change(ctx: EditContext, tc: etree._Element, vmerge: str | None
     tcpr.append(change)
 
 
-def _pending_cell_change(slots: list[Slot]) -> None:
+def _pending_cell_change(slots: list[GridCell]) -> None:
     if any(s.tc.find(_TCPR + "/" + W + "tcPrChange") is not None for s in slots):
         raise Skip(
             "unsupportedBlock", "a cell already has a pending tracked property change; resolve it first"
@@ -91,7 +92,7 @@ def merge_table_cells(ctx: EditContext, op: Operation) -> Outcome:
     cells. LibreOffice 7.4 ignores ``w:tcPrChange``: it shows the merge applied, not as a change.
     """
     block, tc, _tr, tbl = targets.in_cell(ctx, op.fields["blockId"])
-    grid = Grid(tbl)
+    grid = TableGrid(tbl)
     region = _region(ctx, op, grid, grid.slot_of(tc), tbl)
     units = {id(grid.unit(s)[0]) for row in region for s in row}
     if len(units) == 1:
@@ -128,7 +129,7 @@ def _move_content(ctx: EditContext, source: etree._Element, target: etree._Eleme
         ctx.created(child)
 
 
-def _merge_direct(ctx: EditContext, grid: Grid, region: list[list[Slot]]) -> list[etree._Element]:
+def _merge_direct(ctx: EditContext, grid: TableGrid, region: list[list[GridCell]]) -> list[etree._Element]:
     """Merge ``region`` into its first cell; return the elements removed (their blocks are gone)."""
     first = region[0][0]
     c0, c1 = first.col, region[0][-1].end
@@ -177,11 +178,11 @@ def split_table_cell(ctx: EditContext, op: Operation) -> Outcome:
     Tracked (§5.5): vertical spans only, each cell's ``w:vMerge`` removal kept in ``w:tcPrChange``.
     """
     block, tc, _tr, tbl = targets.in_cell(ctx, op.fields["blockId"])
-    grid = Grid(tbl)
+    grid = TableGrid(tbl)
     top, rows = grid.unit(grid.slot_of(tc))
     if top.span == 1 and rows == 1:
         raise Skip("noopOperation", "the cell is not merged")
-    slots = grid.unit_slots(top, rows)
+    slots = grid.unit_cells(top, rows)
     if ctx.tracked:
         if top.span > 1:
             raise Skip("unsupportedMode", "a tracked split can only undo a vertical merge")

@@ -12,15 +12,16 @@ import copy
 
 from lxml import etree
 
+from ..table_grid import GridCell, TableGrid
 from ..xmlutil import W
 from . import table_targets as targets
 from .batch import Operation
 from .context import EditContext, Outcome
 from .registry import handles
 from .skips import Skip
-from .table_grid import Grid, Slot, cell_is_empty, cell_width, remove_grid_columns, widen_fixed_table
 from .table_markup import TCPR_ORDER, Look, declare_w14, ensure_props, new_cell, place, simple
 from .table_removal import delete_content, delete_rows, neighbour_paragraph, remove
+from .table_xml import cell_is_empty, cell_width, remove_grid_columns, widen_fixed_table
 
 _TCPR = W + "tcPr"
 
@@ -61,14 +62,15 @@ def insert_table_column(ctx: EditContext, op: Operation) -> Outcome:
     block, tc, _tr, tbl = targets.in_cell(ctx, op.fields["blockId"])
     after = op.fields.get("position", "after") == "after"
     texts = list(op.fields.get("cellTexts") or ())
-    grid = Grid(tbl)
+    grid = TableGrid(tbl)
     anchor = grid.slot_of(tc)
     boundary = anchor.end if after else anchor.col
-    plan: list[tuple[int, Slot | None, Slot | None]] = []
-    for r, row in enumerate(grid.slots):
+    plan: list[tuple[int, GridCell | None, GridCell | None]] = []
+    for r, grid_row in enumerate(grid.rows):
+        row = grid_row.cells
         if not row or boundary > row[-1].end:
             continue  # a short row ends before the new column
-        if boundary < grid.before[r] or any(s.col < boundary < s.end for s in row):
+        if boundary < grid_row.before or any(s.col < boundary < s.end for s in row):
             raise Skip(
                 "unsupportedBlock",
                 f"a merged cell spans the new column's place in row {r + 1}; split it first",
@@ -76,7 +78,7 @@ def insert_table_column(ctx: EditContext, op: Operation) -> Outcome:
         left = next((s for s in row if s.end == boundary), None)
         right = next((s for s in row if s.col == boundary), None)
         plan.append((r, left, right))
-    visible = [r for r, _l, _r in plan if not grid.hidden[r]]
+    visible = [r for r, _l, _r in plan if not grid.rows[r].hidden]
     if len(texts) > len(visible):
         raise Skip("payloadDoesNotFit", f"{len(texts)} cellTexts for a column with {len(visible)} cells")
     revisions = targets.Revisions(ctx)
@@ -123,23 +125,23 @@ def delete_table_column(ctx: EditContext, op: Operation) -> Outcome:
     deletes the table.
     """
     block, tc, _tr, tbl = targets.in_cell(ctx, op.fields["blockId"])
-    grid = Grid(tbl)
+    grid = TableGrid(tbl)
     anchor = grid.slot_of(tc)
     first, end = anchor.col, anchor.end
-    doomed: list[Slot] = []
+    doomed: list[GridCell] = []
     emptied: list[int] = []
-    for r, row in enumerate(grid.slots):
-        hit = [s for s in row if s.col < end and s.end > first]
-        if any(s.col < first or s.end > end for s in hit) or (hit and grid.before[r] > first):
+    for r, grid_row in enumerate(grid.rows):
+        hit = [s for s in grid_row.cells if s.col < end and s.end > first]
+        if any(s.col < first or s.end > end for s in hit) or (hit and grid_row.before > first):
             raise Skip(
                 "unsupportedBlock", f"a merged cell in row {r + 1} reaches across this column; split it first"
             )
-        if grid.hidden[r] and any(not cell_is_empty(s.tc) for s in hit):
+        if grid_row.hidden and any(not cell_is_empty(s.tc) for s in hit):
             raise Skip("unsupportedBlock", "the column runs through hidden rows that hold text")
-        if row and len(hit) == len(row):
+        if grid_row.cells and len(hit) == len(grid_row.cells):
             emptied.append(r)
         doomed.extend(hit)
-    whole_table = len(emptied) == len([row for row in grid.slots if row])
+    whole_table = len(emptied) == len([row for row in grid.rows if row.cells])
     if emptied and not whole_table:
         raise Skip(
             "unsupportedBlock", f"row {emptied[0] + 1} would have no cells left; delete that row instead"
@@ -150,7 +152,7 @@ def delete_table_column(ctx: EditContext, op: Operation) -> Outcome:
     ids = targets.untouched(ctx, [s.tc for s in doomed])
     revisions = targets.Revisions(ctx)
     if whole_table:
-        delete_rows(ctx, tbl, grid.rows)
+        delete_rows(ctx, tbl, grid.trs)
     elif ctx.tracked:
         for slot in live:
             tcpr = ensure_props(ctx, slot.tc, _TCPR)

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 from lxml import etree
 
+from ..table_grid import GridCell, TableGrid
 from ..xmlutil import W, is_on
 from . import table_targets as targets
 from .batch import Operation
 from .context import EditContext, Outcome
 from .registry import handles
 from .skips import Skip
-from .table_grid import Grid, Slot, cell_width, row_mark
 from .table_markup import Look, declare_w14, new_cell, new_row, row_properties
 from .table_removal import delete_rows_and_report
+from .table_xml import cell_width, row_mark
 
 _TRPR, _TCPR, _DEL = W + "trPr", W + "tcPr", W + "del"
 
@@ -38,11 +39,11 @@ def insert_table_row(ctx: EditContext, op: Operation) -> Outcome:
     block, _tc, tr, tbl = targets.in_cell(ctx, op.fields["blockId"])
     position = op.fields.get("position", "after")
     texts = list(op.fields.get("cellTexts") or ())
-    grid = Grid(tbl)
-    index = grid.rows.index(tr)
+    grid = TableGrid(tbl)
+    index = grid.trs.index(tr)
     upper = index if position == "after" else index - 1
-    plan: list[tuple[Slot, bool]] = []
-    for slot in grid.slots[index]:
+    plan: list[tuple[GridCell, bool]] = []
+    for slot in grid.rows[index].cells:
         above, below = grid.at(upper, slot.col), grid.at(upper + 1, slot.col)
         inside = (
             above is not None
@@ -57,7 +58,7 @@ def insert_table_row(ctx: EditContext, op: Operation) -> Outcome:
         raise Skip("payloadDoesNotFit", f"{len(texts)} cellTexts for a row with {len(writable)} free cells")
     revisions = targets.Revisions(ctx)
     trpr = row_properties(tr)
-    neighbour = grid.rows[index + 1] if position == "after" and index + 1 < len(grid.rows) else None
+    neighbour = grid.rows[index + 1].tr if position == "after" and index + 1 < len(grid.rows) else None
     keep_header = _is_header(tr) if position == "before" else _is_header(tr) and _is_header(neighbour)
     if trpr is not None and not keep_header:
         for header in trpr.findall(W + "tblHeader"):
@@ -92,9 +93,9 @@ def insert_table_row(ctx: EditContext, op: Operation) -> Outcome:
 def delete_table_row(ctx: EditContext, op: Operation) -> Outcome:
     """Delete the anchor's row; refused where a vertically merged cell would lose its top."""
     block, _tc, tr, tbl = targets.in_cell(ctx, op.fields["blockId"])
-    grid = Grid(tbl)
-    index = grid.rows.index(tr)
-    for slot in grid.slots[index]:
+    grid = TableGrid(tbl)
+    index = grid.trs.index(tr)
+    for slot in grid.rows[index].cells:
         top, rows = grid.unit(slot)
         if top is slot and rows > 1:
             raise Skip(

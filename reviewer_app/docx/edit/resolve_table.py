@@ -27,8 +27,9 @@ import copy
 
 from lxml import etree
 
+from ..table_grid import TableGrid
 from ..xmlutil import W
-from .table_grid import Grid, int_value, remove_grid_columns, widen_fixed_table
+from .table_xml import remove_grid_columns, widen_fixed_table
 
 _MARK_TAGS = frozenset(W + t for t in ("ins", "del", "moveFrom", "moveTo"))
 _CELL_MARKUP = frozenset(W + t for t in ("cellIns", "cellDel", "cellMerge"))
@@ -194,7 +195,7 @@ def resolve_structure(kind: str, el: etree._Element, accept: bool, tables: set[e
     if table is not None:
         tables.add(table)
     row = target if target.tag == W + "tr" else target.getparent()
-    before = Grid(table) if table is not None and kind == "cellDel" else None
+    before = TableGrid(table) if table is not None and kind == "cellDel" else None
     rescue_markers(target)
     target.getparent().remove(target)
     if target.tag == W + "tc" and row is not None and not _owns(row, W + "tc"):
@@ -206,17 +207,12 @@ def resolve_structure(kind: str, el: etree._Element, accept: bool, tables: set[e
         _drop_emptied_columns(before, target)
 
 
-def _row_widths(grid: Grid) -> list[int]:
+def _row_widths(grid: TableGrid) -> list[int]:
     """How many grid columns each row reaches: before its cells, its cells, and after them."""
-    widths = []
-    for tr, row, before in zip(grid.rows, grid.slots, grid.before, strict=True):
-        trpr = tr.find(W + "trPr")
-        after = int_value(trpr.find(W + "gridAfter")) if trpr is not None else 0
-        widths.append((row[-1].end if row else before) + after)
-    return widths
+    return [(row.cells[-1].end if row.cells else row.before) + row.after for row in grid.rows]
 
 
-def _drop_emptied_columns(before: Grid, removed: etree._Element) -> None:
+def _drop_emptied_columns(before: TableGrid, removed: etree._Element) -> None:
     """After cell ``removed`` of ``before``'s table was deleted for good: drop the grid columns it
     occupied that no row reaches any more (the widest row got narrower), with their width.
 
@@ -224,10 +220,10 @@ def _drop_emptied_columns(before: Grid, removed: etree._Element) -> None:
     or one at a time (a row whose cell went earlier simply ends early until the last one goes).
     """
     table = before.tbl
-    slot = next((s for row in before.slots for s in row if s.tc is removed), None)
+    slot = next((s for s in before.cells() if s.tc is removed), None)
     if slot is None:
         return
-    now = Grid(table)
+    now = TableGrid(table)
     reach = max(_row_widths(now), default=0)
     count = min(max(_row_widths(before), default=0) - reach, len(now.widths) - reach, slot.span)
     if count <= 0:
@@ -237,7 +233,7 @@ def _drop_emptied_columns(before: Grid, removed: etree._Element) -> None:
     _forget_in_grid_change(table, now, first, end)
 
 
-def _forget_in_grid_change(table: etree._Element, now: Grid, first: int, end: int) -> None:
+def _forget_in_grid_change(table: etree._Element, now: TableGrid, first: int, end: int) -> None:
     """Remove grid columns ``first``..``end`` (as numbered before they went) from the old grid of a
     pending ``w:tblGridChange`` too, when the old grid's columns can be matched to the current ones:
     the same columns, less those that pending cell insertions added (columns every row of which
@@ -248,7 +244,7 @@ def _forget_in_grid_change(table: etree._Element, now: Grid, first: int, end: in
     added = [  # numbered as before the columns went (``now`` has the cells without the deleted one)
         c if c < first else c + end - first
         for c in range(len(now.widths) - (end - first))
-        if (cells := [s for row in now.slots for s in row if s.col <= c < s.end])
+        if (cells := [s for s in now.cells() if s.col <= c < s.end])
         and all(s.span == 1 and s.tc.find(f"{W}tcPr/{W}cellIns") is not None for s in cells)
     ]
     if len(old.findall(W + "gridCol")) != len(now.widths) - len(added):

@@ -21,7 +21,7 @@ from .context import EditContext
 from .markup import insert_runs, make_runs, refuse_note_markers, template_rpr
 from .ppr import add_mark_revision, inheritable_copy, set_child
 from .rpr import set_property
-from .table_grid import block_paragraphs, content_runs
+from .table_xml import block_paragraphs, content_runs
 
 _P, _TBL, _TR, _TC = W + "p", W + "tbl", W + "tr", W + "tc"
 _TRPR, _TCPR = W + "trPr", W + "tcPr"

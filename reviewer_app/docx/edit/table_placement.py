@@ -13,8 +13,8 @@ from ..blocks import Block
 from ..xmlutil import W, is_on
 from .context import EditContext
 from .paragraph_batch import batch_state
-from .table_grid import int_value, outermost_table
 from .table_markup import Look, declare_w14, new_paragraph
+from .table_xml import int_value, outermost_table
 
 _P, _TBL = W + "p", W + "tbl"
 _BLOCK_TAGS = frozenset((_P, _TBL, W + "sdt", W + "customXml"))

@@ -12,14 +12,15 @@ from typing import Any
 
 from lxml import etree
 
+from ..table_grid import TableGrid
 from ..xmlutil import W
 from .context import EditContext, Outcome
 from .markup import delete_runs
 from .ppr import add_mark_revision
-from .table_grid import Grid, block_paragraphs, content_runs, row_mark
 from .table_markup import add_row_mark, ensure_props
 from .table_placement import edge_block, separate
 from .table_targets import Revisions, consume
+from .table_xml import block_paragraphs, content_runs, row_mark
 
 _P, _TBL, _TR = W + "p", W + "tbl", W + "tr"
 _TRPR, _INS, _DEL = W + "trPr", W + "ins", W + "del"
@@ -111,7 +112,7 @@ def delete_rows(ctx: EditContext, tbl: etree._Element, rows: list[etree._Element
     insertion); any other row is marked deleted, content included.
     """
     gone = rows if not ctx.tracked else [tr for tr in rows if _own_insertion(ctx, tr)]
-    if gone and not [tr for tr in Grid(tbl).rows if tr not in gone]:
+    if gone and not [tr for tr in TableGrid(tbl).trs if tr not in gone]:
         _remove_table(ctx, tbl)
         return
     for tr in rows:

@@ -15,7 +15,7 @@ from ..blocks import Block
 from ..xmlutil import W
 from .context import EditContext
 from .skips import Skip
-from .table_grid import containing
+from .table_xml import containing
 
 _P, _TBL, _TR, _TC = W + "p", W + "tbl", W + "tr", W + "tc"
 

@@ -26,7 +26,7 @@ from PySide6.QtGui import (
     QTextTableFormat,
 )
 
-from ...docx.blocks import row_hidden, unwrap_children
+from ...docx.table_grid import row_hidden, unwrap_children
 from ...docx.xmlutil import W, int_attr, is_on
 from .formatting import Border, FormatResolver, element_key, parse_border
 from .qformats import TWIPS

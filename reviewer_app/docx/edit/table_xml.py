@@ -1,21 +1,18 @@
-"""The table model the table operations share (contract §5.5): a ``w:tbl`` read as a grid.
+"""Table XML the table operations share (contract §5.5), beside the grid model they read.
 
-Every physical cell gets its grid column (``w:gridBefore`` and ``w:gridSpan`` counted) and its
-vertically merged *unit* (a ``vMerge`` restart and the continue cells below it), so row, column,
-merge and split operations reason about what the reader sees, not about element positions. Also
-here: where a table's blocks and live runs are, and the grid columns and the fixed table width
-that must move together when a column comes or goes.
+The grid itself (grid columns, spans, vertically merged units) is :mod:`reviewer_app.docx.table_grid`,
+the one model the block list and the page view read too. Here: where a table's blocks and live
+runs are, whether a cell is empty, a row's tracked marks, and the grid columns and the fixed table
+width that must move together when a column comes or goes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 
 from lxml import etree
 
-from ..blocks import unwrap_children
-from ..xmlutil import W, is_on
+from ..xmlutil import W
 
 _P, _TBL, _TR, _TC = W + "p", W + "tbl", W + "tr", W + "tc"
 _TRPR, _TCPR, _GRID = W + "trPr", W + "tcPr", W + "tblGrid"
@@ -54,7 +51,7 @@ _RUN_CONTENT = frozenset(
 )
 
 
-# ------------------------------------------------------------------ reading the grid
+# ------------------------------------------------------------------ reading
 def int_value(el: etree._Element | None, attr: str = "val", default: int = 0) -> int:
     """An integer attribute of ``el`` (``default`` when absent or not a number)."""
     raw = el.get(W + attr) if el is not None else None
@@ -62,98 +59,6 @@ def int_value(el: etree._Element | None, attr: str = "val", default: int = 0) ->
         return int(float(raw)) if raw is not None else default
     except ValueError:
         return default
-
-
-@dataclass(slots=True, eq=False)
-class Slot:
-    """One physical cell: its row, first grid column, column span and ``vMerge`` state."""
-
-    tc: etree._Element
-    row: int
-    col: int
-    span: int
-    vmerge: str | None  # "restart", "continue" or None
-
-    @property
-    def end(self) -> int:
-        return self.col + self.span
-
-
-class Grid:
-    """The grid of one ``w:tbl`` (nested tables are separate grids)."""
-
-    def __init__(self, tbl: etree._Element) -> None:
-        self.tbl = tbl
-        self.rows: list[etree._Element] = unwrap_children(tbl, _TR)
-        grid = tbl.find(_GRID)
-        cols = grid.findall(W + "gridCol") if grid is not None else []
-        self.widths: list[int] = [int_value(c, "w") for c in cols]
-        self.slots: list[list[Slot]] = []
-        self.before: list[int] = []
-        self.hidden: list[bool] = []
-        for index, tr in enumerate(self.rows):
-            trpr = tr.find(_TRPR)
-            column = int_value(trpr.find(W + "gridBefore")) if trpr is not None else 0
-            self.before.append(column)
-            self.hidden.append(trpr is not None and is_on(trpr.find(W + "hidden")))
-            row: list[Slot] = []
-            for tc in unwrap_children(tr, _TC):
-                tcpr = tc.find(_TCPR)
-                span = max(1, int_value(tcpr.find(W + "gridSpan"), default=1)) if tcpr is not None else 1
-                vm = tcpr.find(W + "vMerge") if tcpr is not None else None
-                vmerge = None if vm is None else ("restart" if vm.get(W + "val") == "restart" else "continue")
-                row.append(Slot(tc, index, column, span, vmerge))
-                column += span
-            self.slots.append(row)
-
-    @property
-    def column_count(self) -> int:
-        """Grid columns in use: the ``w:tblGrid`` or the widest row, whichever is larger."""
-        widest = max((r[-1].end for r in self.slots if r), default=0)
-        return max(len(self.widths), widest)
-
-    def slot_of(self, tc: etree._Element) -> Slot:
-        for row in self.slots:
-            for slot in row:
-                if slot.tc is tc:
-                    return slot
-        raise LookupError("cell not in this table")
-
-    def at(self, row: int, col: int) -> Slot | None:
-        """The cell covering grid column ``col`` of ``row`` (None: no cell there)."""
-        if not 0 <= row < len(self.slots):
-            return None
-        return next((s for s in self.slots[row] if s.col <= col < s.end), None)
-
-    def unit(self, slot: Slot) -> tuple[Slot, int]:
-        """The top cell of ``slot``'s vertically merged unit and the unit's row count."""
-        top = slot
-        while top.vmerge == "continue":
-            above = self.at(top.row - 1, top.col)
-            if above is None or above.col != top.col or above.vmerge is None:
-                break
-            top = above
-        rows = 1
-        if top.vmerge is not None:
-            while True:
-                below = self.at(top.row + rows, top.col)
-                if below is None or below.col != top.col or below.vmerge != "continue":
-                    break
-                rows += 1
-        return top, rows
-
-    def unit_slots(self, top: Slot, rows: int) -> list[Slot]:
-        """The physical cells of a unit, top first."""
-        out = [top]
-        for r in range(top.row + 1, top.row + rows):
-            below = self.at(r, top.col)
-            assert below is not None
-            out.append(below)
-        return out
-
-    def width(self, col: int, span: int = 1) -> int:
-        """Sum of the grid widths of ``span`` columns from ``col`` (missing columns count 0)."""
-        return sum(self.widths[c] for c in range(col, col + span) if c < len(self.widths))
 
 
 def containing(el: etree._Element, tag: str) -> etree._Element | None:
