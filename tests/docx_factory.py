@@ -40,6 +40,10 @@ _PART_TYPES = {
         "word/header1.xml",
         "application/vnd.openxmlformats-officedocument.wordprocessingml.header+xml",
     ),
+    "settings": (
+        "word/settings.xml",
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.settings+xml",
+    ),
 }
 _ROOTS = {
     "styles": "styles",
@@ -47,6 +51,7 @@ _ROOTS = {
     "footnotes": "footnotes",
     "comments": "comments",
     "header": "hdr",
+    "settings": "settings",
 }
 
 

@@ -33,8 +33,10 @@ from PySide6.QtGui import (
     QTextCharFormat,
     QTextCursor,
     QTextImageFormat,
+    QTextTable,
 )
 
+from ...docx.table_grid import GridCell, TableGrid
 from ...docx.text import NoteNumbers, paragraph_mark_state
 from ...docx.xmlutil import W
 from .formatting import FormatResolver
@@ -42,7 +44,7 @@ from .images import describe_object
 from .qformats import TWIPS, script_of
 from .records import MODES, BuildContext, Flow, RenderedBlock, shown_label, story_items
 from .segments import StoryState, paragraph_segments
-from .tables import TableFormats, TableGrid, cell_is_dark, table_grid, table_style_id
+from .tables import TableFormats, cell_is_dark, keep_row, table_style_id
 
 _P, _TBL, _PPR, _RPR, _PSTYLE = W + "p", W + "tbl", W + "pPr", W + "rPr", W + "pStyle"
 __all__ = [
@@ -363,50 +365,67 @@ class StoryBuilder:
 
         ``rows`` builds only that row range (see :class:`TablePart`); a long table is laid out
         as consecutive QTextTables, which draw as one because Qt overlaps the empty block
-        between them with the next table.
+        between them with the next table. A cell's content is built for the cell's own width,
+        so nested tables and images are measured against the cell, not the page.
         """
         grid = self._grid(tbl)
-        if not grid.rows or not grid.cells:
+        if not grid.rows or not any(row.cells for row in grid.rows):
             return
         first, stop = rows if rows is not None else (0, len(grid.rows))
         if self.pending_break:
             flow.page_break, self.pending_break = True, False
         style_id = table_style_id(tbl)
-        formats = TableFormats(tbl, grid, self.ctx.resolver, style_id, self._cell_formats)
-        table_format = formats.table_format(flow.page_break)
+        ctx = self.ctx
+        available = round(ctx.content_width / TWIPS)
+        legacy = ctx.resolver.settings.get("compat_mode", 15) < 15
+        formats = TableFormats(grid, ctx.resolver, style_id, available, legacy, self._cell_formats)
+        table_format = formats.table_format(flow.page_break, grid.header_rows if first == 0 else 0)
         table_format.setTopMargin(flow.prev_after * TWIPS)
-        if first > 0:
-            table_format.setHeaderRowCount(0)
-        cells = [c for c in grid.cells if first <= c.row < stop and c.column < grid.columns]
-        table = cursor.insertTable(stop - first, grid.columns, table_format)
+        columns = formats.columns
+        cells = [c for row in grid.rows[first:stop] for c in row.cells if c.col < columns]
+        table = cursor.insertTable(stop - first, columns, table_format)
         for cell in cells:
             span_rows = min(cell.row_span, stop - cell.row)
-            span_columns = min(cell.column_span, grid.columns - cell.column)
+            span_columns = min(cell.column_span, columns - cell.col)
             if (span_rows > 1 or span_columns > 1) and not cell.covered:
-                table.mergeCells(cell.row - first, cell.column, span_rows, span_columns)
-        for cell in cells:
-            qcell = table.cellAt(cell.row - first, cell.column)
-            if not qcell.isValid():
-                continue
-            if cell.covered:
-                if not "".join(cell.element.itertext()).strip():
-                    continue  # an empty continuation: Word shows nothing of it
-                cell_cursor = qcell.lastCursorPosition()
-                cell_flow = Flow(fresh=False, dark=_dark(qcell.format().background()))
-            else:
-                cell_format = formats.cell_format(cell)
-                qcell.setFormat(cell_format)
-                cell_cursor = qcell.firstCursorPosition()
-                cell_flow = Flow(fresh=True, dark=_dark(cell_format.background()))
-            self.container(cell.element, cell_cursor, cell_flow, style_id, True)
+                table.mergeCells(cell.row - first, cell.col, span_rows, span_columns)
+        outer_width = ctx.content_width
+        try:
+            for cell in cells:
+                self._cell(table, cell, first, formats, style_id)
+        finally:
+            ctx.content_width = outer_width
         cursor.setPosition(table.lastPosition() + 1)
         flow.fresh = True
         flow.prev_style, flow.page_break, flow.prev_after, flow.last_table = None, False, 0, table
 
+    def _cell(
+        self, table: QTextTable, cell: GridCell, first: int, formats: TableFormats, style_id: str | None
+    ) -> None:
+        """Write one cell's content (a covered cell's text joins the cell that shows it)."""
+        qcell = table.cellAt(cell.row - first, cell.col)
+        if not qcell.isValid():
+            return
+        if cell.covered:
+            if not "".join(cell.tc.itertext()).strip():
+                return  # an empty continuation: Word shows nothing of it
+            cell_cursor = qcell.lastCursorPosition()
+            cell_format = qcell.format().toTableCellFormat()
+            cell_flow = Flow(fresh=False, dark=_dark(cell_format.background()))
+        else:
+            cell_format = formats.cell_format(cell)
+            qcell.setFormat(cell_format)
+            cell_cursor = qcell.firstCursorPosition()
+            cell_flow = Flow(fresh=True, dark=_dark(cell_format.background()))
+        top = cell.top
+        inner = formats.span_width(top) - cell_format.leftPadding() - cell_format.rightPadding()
+        self.ctx.content_width = max(1.0, inner)
+        self.container(cell.tc, cell_cursor, cell_flow, style_id, True)
+
     def _grid(self, tbl: etree._Element) -> TableGrid:
         """The table's grid, computed once even when the table is built in parts."""
         if self._last_grid is None or self._last_grid[0] is not tbl:
-            self._last_grid = (tbl, table_grid(tbl, self.ctx.mode))
+            self._last_grid = (tbl, TableGrid(tbl, keep_row(self.ctx.mode)))
         return self._last_grid[1]
 
 
@@ -435,11 +454,11 @@ def split_table(tbl: etree._Element, mode: str = "all") -> list[etree._Element |
     """``[tbl]`` for a short table, else its parts (see :class:`TablePart`)."""
     if sum(1 for _ in tbl.iter(_TR)) <= TABLE_PART_ROWS:
         return [tbl]
-    grid = table_grid(tbl, mode)
+    grid = TableGrid(tbl, keep_row(mode))
     if len(grid.rows) <= TABLE_PART_ROWS:
         return [tbl]
     reach = [0] * (len(grid.rows) + 1)  # reach[r]: furthest row a merge starting above r covers
-    for cell in grid.cells:
+    for cell in grid.cells():
         end = cell.row + cell.row_span
         for r in range(cell.row + 1, min(end, len(grid.rows))):
             reach[r] = max(reach[r], end)

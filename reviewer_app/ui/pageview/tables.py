@@ -1,9 +1,9 @@
 """Word tables as QTextTable geometry and cell formats.
 
-Word describes a table as rows of cells placed on a shared column grid (``w:tblGrid``); a cell
-may span grid columns (``w:gridSpan``) or continue the cell above (``w:vMerge``). Qt wants a
-rectangular table and explicit merges, so :func:`table_grid` turns the rows into grid positions
-with row and column spans once, before any cell is filled; merging later would move content.
+The grid (rows, grid columns, spans, merges, widths) is :class:`reviewer_app.docx.table_grid.TableGrid`,
+read with the rows the markup mode shows (:func:`keep_row`); Qt wants a rectangular table and
+explicit merges, which the builder makes from it before any cell is filled (merging later would
+move content). This module turns Word's table and cell properties into Qt formats.
 
 Borders resolve cell (``w:tcBorders``) → table (``w:tblBorders``, ``insideH``/``insideV`` for
 inner edges) → table style, and are drawn per cell with Qt's collapsed borders.
@@ -11,11 +11,10 @@ inner edges) → table style, and are drawn per cell with Qt's collapsed borders
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
 from lxml import etree
-from PySide6.QtCore import Qt
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -26,8 +25,8 @@ from PySide6.QtGui import (
     QTextTableFormat,
 )
 
-from ...docx.table_grid import row_hidden, unwrap_children
-from ...docx.xmlutil import W, int_attr, is_on
+from ...docx.table_grid import DEFAULT_CELL_MARGINS, GridCell, GridRow, TableGrid, read_margins
+from ...docx.xmlutil import W
 from .formatting import Border, FormatResolver, element_key, parse_border
 from .qformats import TWIPS
 
@@ -47,40 +46,22 @@ _BORDER_STYLES = {
 _TCPR_SKIP = frozenset(
     W + t for t in ("tcW", "gridSpan", "vMerge", "hMerge", "tcPrChange", "cellIns", "cellDel")
 )
-#: Word's default cell margins (twips): 0.08" left and right, none above and below.
-_DEFAULT_MARGINS = {"top": 0, "bottom": 0, "left": 108, "right": 108}
 
 
-@dataclass(slots=True)
-class GridCell:
-    """One Word cell placed on the grid; ``covered`` cells continue a vertical merge above."""
+def keep_row(mode: str) -> Callable[[GridRow], bool]:
+    """Which rows a markup mode shows: never hidden rows; with changes accepted (``none``) no
+    tracked row deletion, with changes rejected (``original``) no tracked row insertion."""
 
-    element: etree._Element
-    row: int
-    column: int
-    column_span: int
-    row_span: int = 1
-    covered: bool = False
+    def keep(row: GridRow) -> bool:
+        if row.hidden:
+            return False
+        if mode == "none":
+            return row.deleted is None
+        if mode == "original":
+            return row.inserted is None
+        return True
 
-
-@dataclass(slots=True)
-class TableGrid:
-    """The rectangular shape Qt needs: rows, grid columns, their widths (LU) and the cells."""
-
-    rows: list[etree._Element]
-    columns: int
-    widths: list[float]
-    cells: list[GridCell]
-    header_rows: int
-
-
-def _row_removed(tr: etree._Element, mode: str) -> bool:
-    if mode == "all":
-        return False
-    trpr = tr.find(W + "trPr")
-    if trpr is None:
-        return False
-    return trpr.find(W + ("del" if mode == "none" else "ins")) is not None
+    return keep
 
 
 def cell_is_dark(fill: str | None) -> bool:
@@ -92,57 +73,6 @@ def cell_is_dark(fill: str | None) -> bool:
     except ValueError:
         return False
     return 0.299 * red + 0.587 * green + 0.114 * blue < 110
-
-
-def table_grid(tbl: etree._Element, mode: str = "all") -> TableGrid:
-    """Place every visible cell of ``tbl`` on its grid.
-
-    Hidden rows are left out (as in the snapshot), and so are tracked row deletions when the
-    view shows changes accepted (``mode="none"``) and tracked row insertions when it shows
-    them rejected (``mode="original"``).
-    """
-    rows = [tr for tr in unwrap_children(tbl, W + "tr") if not row_hidden(tr) and not _row_removed(tr, mode)]
-    grid = tbl.find(W + "tblGrid")
-    widths = (
-        [max(0, int_attr(col, "w") or 0) * TWIPS for col in grid.iterchildren(W + "gridCol")]
-        if grid is not None
-        else []
-    )
-    cells: list[GridCell] = []
-    open_merges: dict[int, GridCell] = {}
-    columns = len(widths)
-    header_rows = 0
-    counting_header = True
-    for r, tr in enumerate(rows):
-        trpr = tr.find(W + "trPr")
-        if counting_header and trpr is not None and is_on(trpr.find(W + "tblHeader")):
-            header_rows += 1
-        else:
-            counting_header = False
-        column = int_attr(trpr.find(W + "gridBefore"), "val") or 0 if trpr is not None else 0
-        for tc in unwrap_children(tr, W + "tc"):
-            tcpr = tc.find(W + "tcPr")
-            span = max(1, int_attr(tcpr.find(W + "gridSpan"), "val") or 1) if tcpr is not None else 1
-            vmerge = tcpr.find(W + "vMerge") if tcpr is not None else None
-            cell = GridCell(tc, r, column, span)
-            if vmerge is not None and (vmerge.get(W + "val") or "continue") == "continue":
-                above = open_merges.get(column)
-                if above is not None and above.row + above.row_span == r and above.column_span == span:
-                    above.row_span += 1
-                    cell.covered = True
-            elif vmerge is not None:
-                open_merges[column] = cell
-            else:
-                open_merges.pop(column, None)
-            cells.append(cell)
-            column += span
-        columns = max(columns, column)
-    if len(widths) < columns:
-        known = sum(widths)
-        fill = max(720.0, (4680.0 - known) / max(1, columns - len(widths)))
-        widths.extend([fill] * (columns - len(widths)))
-    widths = [w if w > 0 else 360.0 for w in widths[:columns]] or [4680.0]
-    return TableGrid(rows, max(1, columns), widths, cells, header_rows)
 
 
 def table_style_id(tbl: etree._Element) -> str | None:
@@ -180,84 +110,74 @@ def _table_borders(
     return found
 
 
-def _margins(container: etree._Element | None, into: dict[str, int]) -> None:
-    if container is None:
-        return
-    for side in container:
-        if isinstance(side.tag, str) and side.get(W + "type") in (None, "dxa"):
-            name = side.tag[len(W) :]
-            name = {"start": "left", "end": "right"}.get(name, name)
-            value = int_attr(side, "w")
-            if name in into and value is not None:
-                into[name] = max(0, value)
-
-
 class TableFormats:
-    """Formats of one table: the QTextTableFormat and a cell format per grid cell."""
+    """Formats of one table: the QTextTableFormat and a cell format per grid cell.
+
+    ``available`` is the width (twips) of the text column the table sits in (the page's, or a
+    cell's for a nested table): percentage widths and alignment are measured against it.
+    ``legacy_indent``: the document asks for Word's layout before 2013, in which ``w:tblInd``
+    places the first cell's text, not its border.
+    """
 
     def __init__(
         self,
-        tbl: etree._Element,
         grid: TableGrid,
         resolver: FormatResolver,
         style_id: str | None,
+        available: int,
+        legacy_indent: bool = False,
         cache: dict[Any, Any] | None = None,
     ) -> None:
-        self.tbl = tbl
         self.grid = grid
-        tblpr = tbl.find(W + "tblPr")
-        self.borders = _table_borders(tbl, resolver, style_id)
-        self.margins = dict(_DEFAULT_MARGINS)
+        tblpr = grid.tblpr
+        self.borders = _table_borders(grid.tbl, resolver, style_id)
+        self.margins = dict(DEFAULT_CELL_MARGINS)
         style = resolver.style(style_id)
         if style is not None:
-            _margins(style.find(f"{W}tblPr/{W}tblCellMar"), self.margins)
+            read_margins(style.find(f"{W}tblPr/{W}tblCellMar"), self.margins)
         if tblpr is not None:
-            _margins(tblpr.find(W + "tblCellMar"), self.margins)
-        self.tblpr = tblpr
+            read_margins(tblpr.find(W + "tblCellMar"), self.margins)
         self.rows = len(grid.rows)
+        self.columns = max(1, grid.column_count)
+        #: grid column widths in layout units
+        self.widths = [max(1, w) * TWIPS for w in grid.column_widths(available)]
+        self.left = grid.left_edge(available, self.margins["left"] if legacy_indent else 0) * TWIPS
         self._cache = cache if cache is not None else {}
         # the table-wide part of every cell's cache key, reduced to one small int: hashing the
         # borders for each of a long table's cells would cost more than the lookup saves
         table_key = (tuple(sorted(self.borders.items())), tuple(sorted(self.margins.items())))
         self._key = self._cache.setdefault(("table", table_key), len(self._cache))
 
-    def table_format(self, page_break: bool) -> QTextTableFormat:
+    def table_format(self, page_break: bool, header_rows: int) -> QTextTableFormat:
+        """Fixed column widths, no spacing (Word's collapsed borders), placed at the table's left edge."""
         fmt = QTextTableFormat()
         fmt.setBorderCollapse(True)
         fmt.setBorder(0)
         fmt.setCellSpacing(0)
         fmt.setCellPadding(0)
         fmt.setMargin(0)
-        fmt.setColumnWidthConstraints(
-            [QTextLength(QTextLength.Type.FixedLength, w) for w in self.grid.widths]
-        )
-        fmt.setWidth(QTextLength(QTextLength.Type.FixedLength, sum(self.grid.widths)))
-        if self.grid.header_rows:
-            fmt.setHeaderRowCount(self.grid.header_rows)
-        tblpr = self.tblpr
-        if tblpr is not None:
-            jc = tblpr.find(W + "jc")
-            value = jc.get(W + "val") if jc is not None else None
-            if value == "center":
-                fmt.setAlignment(Qt.AlignmentFlag.AlignHCenter)
-            elif value in ("right", "end"):
-                fmt.setAlignment(Qt.AlignmentFlag.AlignRight)
-            indent = int_attr(tblpr.find(W + "tblInd"), "w")
-            if indent and (value in (None, "left", "start")):
-                fmt.setLeftMargin(indent * TWIPS)
+        fmt.setColumnWidthConstraints([QTextLength(QTextLength.Type.FixedLength, w) for w in self.widths])
+        fmt.setWidth(QTextLength(QTextLength.Type.FixedLength, sum(self.widths)))
+        if header_rows:
+            fmt.setHeaderRowCount(header_rows)
+        fmt.setLeftMargin(self.left)
         if page_break:
             fmt.setPageBreakPolicy(QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore)
         return fmt
 
+    def span_width(self, cell: GridCell) -> float:
+        """The width (LU) of the grid columns a shown cell covers, borders to borders."""
+        return sum(self.widths[cell.col : cell.col + cell.column_span])
+
     def cell_format(self, cell: GridCell) -> QTextTableCellFormat:
         """The cell's borders, shading, vertical alignment and padding (shared between equal cells)."""
-        tcpr = cell.element.find(W + "tcPr")
+        tcpr = cell.tc.find(W + "tcPr")
         last_row = cell.row + cell.row_span >= self.rows
-        last_col = cell.column + cell.column_span >= self.grid.columns
-        key = (element_key(tcpr, _TCPR_SKIP), cell.row == 0, last_row, cell.column == 0, last_col, self._key)
+        last_col = cell.col + cell.column_span >= self.columns
+        key = (element_key(tcpr, _TCPR_SKIP), cell.row == 0, last_row, cell.col == 0, last_col, self._key)
         found = self._cache.get(key)
         if found is None:
-            found = self._cell_format(tcpr, cell.row == 0, last_row, cell.column == 0, last_col)
+            found = self._cell_format(tcpr, cell.row == 0, last_row, cell.col == 0, last_col)
             self._cache[key] = found
         return found
 
@@ -274,7 +194,7 @@ class TableFormats:
                     if isinstance(side.tag, str):
                         name = side.tag[len(W) :]
                         own[{"start": "left", "end": "right"}.get(name, name)] = parse_border(side)
-            _margins(tcpr.find(W + "tcMar"), margins)
+            read_margins(tcpr.find(W + "tcMar"), margins)
             shd = tcpr.find(W + "shd")
             fill = shd.get(W + "fill") if shd is not None else None
             if fill and fill != "auto" and len(fill) == 6:
