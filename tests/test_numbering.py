@@ -441,6 +441,11 @@ def test_bullets():
         ("\uf0a7", None, "▪"),
         ("\uf099", "Webdings", "•"),
         ("●", None, "●"),
+        # older files write the symbol font's byte itself: Symbol's 0xB7 is its bullet
+        ("\u00b7", "Symbol", "•"),
+        ("\u00a7", "Wingdings", "▪"),
+        ("\u00d8", "Wingdings", "➢"),
+        ("\u00b7", "Calibri", "\u00b7"),
     ],
 )
 def test_bullet_text(text, font, shown):

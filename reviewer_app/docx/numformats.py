@@ -179,8 +179,9 @@ _RENDERERS: dict[str, Callable[[int], str]] = {
 }
 
 
-#: Bullets written in symbol fonts use Private Use code points (U+F000 + the font's byte);
-#: they are shown as the Unicode character the font draws there.
+#: Bullets written in symbol fonts use Private Use code points (U+F000 + the font's byte), or,
+#: in older files, the byte itself ("·" in Symbol, "§" in Wingdings); either is shown as the
+#: Unicode character the font draws there ("·" in Symbol is a bullet, not a middle dot).
 _SYMBOL_BULLETS = {
     "symbol": dict(zip(b"\xb7\xa8\xde\x2d", "•♦⇒−", strict=True)),
     "wingdings": dict(zip(b"\xa7\xd8\xfc\x6c\x6e\x71\x75\x76\xa8\xe0\xfb\xfe", "▪➢✔●■❑◆❖◻➔✘☑", strict=True)),
@@ -191,11 +192,14 @@ _ANY_FONT_BULLETS = dict(zip(b"\xb7\xa7\xd8\xfc\xa8\x6c\x6e", "•▪➢✔♦�
 def bullet_text(lvl_text: str, font: str | None = None) -> str:
     """The visible bullet for a bullet level's ``w:lvlText`` written in ``font``."""
     family = (font or "").strip().lower()
+    symbols = _SYMBOL_BULLETS.get(family)
     out = []
     for ch in lvl_text:
         code = ord(ch)
         if 0xF000 <= code <= 0xF0FF:
             byte = code - 0xF000
-            ch = _SYMBOL_BULLETS.get(family, {}).get(byte) or _ANY_FONT_BULLETS.get(byte, "•")
+            ch = (symbols or {}).get(byte) or _ANY_FONT_BULLETS.get(byte, "•")
+        elif symbols is not None and code in symbols:
+            ch = symbols[code]
         out.append(ch)
     return "".join(out).strip()
