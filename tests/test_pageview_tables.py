@@ -95,10 +95,10 @@ def test_grid_span_and_grid_before_share_the_grid_columns(qapp, tmp_path: Path) 
     )
     layout = _layout(tmp_path, body)
     alpha, bravo, charlie, delta = (_where(layout, t)[0] for t in ("Alpha", "Bravo", "Charlie", "Delta"))
-    # Word before 2013: the first cell's text sits at the margin, borders a cell margin left of it
-    assert alpha == pytest.approx(MARGIN, abs=2)
-    assert bravo == pytest.approx(MARGIN + 2000, abs=2)
-    assert charlie == pytest.approx(MARGIN + 5000, abs=2)
+    # the border at the margin, each text a default cell margin (108 twips) inside its cell
+    assert alpha == pytest.approx(MARGIN + 108, abs=2)
+    assert bravo == pytest.approx(MARGIN + 2000 + 108, abs=2)
+    assert charlie == pytest.approx(MARGIN + 5000 + 108, abs=2)
     assert delta == pytest.approx(bravo, abs=2)  # gridBefore skips the first grid column
 
 
@@ -124,16 +124,14 @@ def test_percentage_width_is_a_share_of_the_text_column(qapp, tmp_path: Path) ->
     body = _table('<w:tblW w:w="2500" w:type="pct"/>', [1000, 1000], _tr(_tc("Left half"), _tc("Right half")))
     layout = _layout(tmp_path, body)
     # 50 % of the 9360-twip column, split as the grid splits it: 2340 twips a column
-    assert _where(layout, "Right half")[0] == pytest.approx(MARGIN + 2340, abs=2)
+    assert _where(layout, "Right half")[0] == pytest.approx(MARGIN + 2340 + 108, abs=2)
 
 
 def test_negative_indent_moves_the_table_into_the_left_margin(qapp, tmp_path: Path) -> None:
     rows = _tr(_tc("Outdented"), _tc("Second"))
     indent = '<w:tblInd w:w="-720" w:type="dxa"/>'
-    legacy = _layout(tmp_path, _table(indent, [3000, 3000], rows))
-    assert _where(legacy, "Outdented")[0] == pytest.approx(MARGIN - 720, abs=2)
     modern = _layout(tmp_path, _table(indent, [3000, 3000], rows), settings=WORD_2013)
-    # Word 2013+: the border at the indent, the text a default cell margin (108) inside it
+    # the border at the indent, the text a default cell margin (108) inside it
     assert _where(modern, "Outdented")[0] == pytest.approx(MARGIN - 720 + 108, abs=2)
     assert _where(modern, "Second")[0] == pytest.approx(MARGIN - 720 + 3000 + 108, abs=2)
 
@@ -147,13 +145,13 @@ def test_nested_tables_are_drawn_inside_their_cell_at_any_depth(qapp, tmp_path: 
     body = _table("", [3000, 6360], _tr(_tc("Outer left"), _tc(inner)))
     layout = _layout(tmp_path, body)
     assert len(_tables(layout)) == 3
-    outer_cell = MARGIN + 3000  # text of the outer table's second cell
-    assert _where(layout, "Inner left")[0] == pytest.approx(outer_cell, abs=2)
-    inner_cell = outer_cell + 1500
-    assert _where(layout, "Deep left")[0] == pytest.approx(inner_cell, abs=2)
+    outer_cell = MARGIN + 3000 + 108  # text of the outer table's second cell: the inner table's edge
+    assert _where(layout, "Inner left")[0] == pytest.approx(outer_cell + 108, abs=2)
+    inner_cell = outer_cell + 1500 + 108
+    assert _where(layout, "Deep left")[0] == pytest.approx(inner_cell + 108, abs=2)
     # the innermost table fills its cell (100 %): 2500 less the two cell margins, halved
     deep_right = _where(layout, "Deep right")
-    assert deep_right[0] == pytest.approx(inner_cell + (2500 - 216) / 2, abs=2)
+    assert deep_right[0] == pytest.approx(inner_cell + (2500 - 216) / 2 + 108, abs=2)
     # its long text wraps inside the cell and the outer table's right border
     assert deep_right[2] <= inner_cell + 2500 - 216 + 2
     assert deep_right[2] <= MARGIN + 9360

@@ -377,8 +377,7 @@ class StoryBuilder:
         style_id = table_style_id(tbl)
         ctx = self.ctx
         available = round(ctx.content_width / TWIPS)
-        legacy = ctx.resolver.settings.get("compat_mode", 15) < 15
-        formats = TableFormats(grid, ctx.resolver, style_id, available, legacy, self._cell_formats)
+        formats = TableFormats(grid, ctx.resolver, style_id, available, self._cell_formats)
         table_format = formats.table_format(flow.page_break, grid.header_rows if first == 0 else 0)
         table_format.setTopMargin(flow.prev_after * TWIPS)
         columns = formats.columns

@@ -19,7 +19,7 @@ from typing import Any
 from lxml import etree
 
 from ...docx.document import WordDocument
-from ...docx.xmlutil import W, int_attr, int_value, is_on
+from ...docx.xmlutil import W, int_attr, is_on
 from .props import (
     HIGHLIGHTS,
     PPR_SKIP,
@@ -70,16 +70,11 @@ def theme_fonts(document: WordDocument) -> dict[str, str]:
 
 
 def document_settings(document: WordDocument) -> dict[str, Any]:
-    """The few settings that change layout: default tab stop, even/odd headers, and the Word
-    version whose layout the document asks for (``compat_mode``: 15 is Word 2013 and later; a
-    document that names none is laid out as by Word 2007, 12)."""
+    """The few settings that change layout: default tab stop, even/odd headers."""
     root = document.part_root("settings")
-    out: dict[str, Any] = {"default_tab": 720, "even_odd": False, "compat_mode": 12}
+    out: dict[str, Any] = {"default_tab": 720, "even_odd": False}
     if root is None:
         return out
-    for setting in root.iterfind(f"{W}compat/{W}compatSetting"):
-        if setting.get(W + "name") == "compatibilityMode":
-            out["compat_mode"] = int_value(setting.get(W + "val")) or 12
     tab = int_attr(root.find(W + "defaultTabStop"), "val")
     if tab and tab > 0:
         out["default_tab"] = tab

@@ -115,8 +115,9 @@ class TableFormats:
 
     ``available`` is the width (twips) of the text column the table sits in (the page's, or a
     cell's for a nested table): percentage widths and alignment are measured against it.
-    ``legacy_indent``: the document asks for Word's layout before 2013, in which ``w:tblInd``
-    places the first cell's text, not its border.
+    The table's border sits at ``w:tblInd`` (Word 2013's rule; older Word put the first cell's
+    text there, which moves the NVCA certificate's pages in a way its footnote placement does
+    not yet survive).
     """
 
     def __init__(
@@ -125,7 +126,6 @@ class TableFormats:
         resolver: FormatResolver,
         style_id: str | None,
         available: int,
-        legacy_indent: bool = False,
         cache: dict[Any, Any] | None = None,
     ) -> None:
         self.grid = grid
@@ -141,7 +141,7 @@ class TableFormats:
         self.columns = max(1, grid.column_count)
         #: grid column widths in layout units
         self.widths = [max(1, w) * TWIPS for w in grid.column_widths(available)]
-        self.left = grid.left_edge(available, self.margins["left"] if legacy_indent else 0) * TWIPS
+        self.left = grid.left_edge(available, 0) * TWIPS
         self._cache = cache if cache is not None else {}
         # the table-wide part of every cell's cache key, reduced to one small int: hashing the
         # borders for each of a long table's cells would cost more than the lookup saves
