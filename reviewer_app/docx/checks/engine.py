@@ -45,9 +45,16 @@ class Facts:
     manual: tuple[int, int | None] | None
 
 
+_MANUAL_PREFIX = re.compile(r"^\s*\d{1,3}(?:\.\d{1,3})*\.?\s+")
+
+
 def _title(block: Block) -> str | None:
     """The title a heading or numbered clause carries (``Confidentiality.`` → ``Confidentiality``)."""
-    text = block.text.strip()
+    return _title_text(block.text)
+
+
+def _title_text(text: str) -> str | None:
+    text = text.strip()
     if not text:
         return None
     head = re.split(r"(?<=[a-z)])\.\s|\.$|\t", text, maxsplit=1)[0].strip()
@@ -132,7 +139,9 @@ class Checker:
     def _term_findings(self, facts: Sequence[Facts]) -> list[Finding]:
         term_blocks = [f.term_block for f in facts]
         labels = [f.label for f in facts if f.label]
-        index = terms.build_index(term_blocks, labels, _parties(term_blocks))
+        known = {terms.as_term(d.term) for b in term_blocks for d in b.definitions}
+        known.update(terms.as_term(label) for label in labels)
+        index = terms.build_index(term_blocks, labels, _parties(term_blocks, known))
         index.vocabulary = set().union(*(f.lower_words for f in facts)) if facts else set()
         key = frozenset(index.known)
         if key != self._index_key:
@@ -220,7 +229,10 @@ def _facts(
 ) -> Facts:
     text = block.text
     words = tokens(text)
+    manual = numbers.manual_number(text) if not label_text and not block.table else None
     title = _title(block) if (block.heading_level is not None or block.display_label) else None
+    if manual is not None:
+        title = _title_text(_MANUAL_PREFIX.sub("", text))
     short = len(text.split()) <= 8 and not text.rstrip().endswith((".", ";", ","))
     is_title = is_title or (short and block.kind == "paragraph" and not block.table)
     table_label = table_label or bool(block.table and short)
@@ -258,7 +270,7 @@ def _facts(
         local=blanks.check(block.id, text) + numbers.check(block.id, text),
         lower_words=frozenset(_lower(words)),
         label=label,
-        manual=numbers.manual_number(text) if not label_text and not block.table else None,
+        manual=manual,
     )
 
 
@@ -266,11 +278,48 @@ def _lower(words: list[Token]) -> list[str]:
     return [t.base.lower() for t in words if not t.text[0].isupper()]
 
 
-def _parties(blocks: Sequence[terms.TermBlock]) -> set[terms.Term]:
+_BETWEEN = re.compile(r"\bbetween\s+(?:the\s+)?([A-Z][a-z]+)\s+and\s+(?:the\s+)?([A-Z][a-z]+)\b")
+#: Role names contracts give their parties; a known term with one of these names is a party.
+_ROLES = frozenset(
+    [
+        "Customer",
+        "Provider",
+        "Supplier",
+        "Company",
+        "Contractor",
+        "Partner",
+        "Licensee",
+        "Licensor",
+        "Client",
+        "Vendor",
+        "Buyer",
+        "Seller",
+        "Discloser",
+        "Recipient",
+        "Lender",
+        "Borrower",
+        "Landlord",
+        "Tenant",
+        "Employer",
+        "Employee",
+        "Consultant",
+        "Purchaser",
+        "Distributor",
+        "Reseller",
+        "Investor",
+        "Guarantor",
+    ]
+)
+
+
+def _parties(blocks: Sequence[terms.TermBlock], known: set[terms.Term]) -> set[terms.Term]:
     """Terms that name a party: defined in the preamble or the parties clause, next to a
-    company name, or used as a signature block's label (``CUSTOMER:``)."""
-    found: set[terms.Term] = set()
+    company name, named in "between X and Y", a known term with a role name (``Customer``),
+    or used as a signature block's label (``CUSTOMER:``)."""
+    found: set[terms.Term] = {t for t in known if len(t) == 1 and t[0] in _ROLES}
     for block in blocks:
+        for m in _BETWEEN.finditer(block.text):
+            found.update({(m.group(1),), (m.group(2),)} & {(r,) for r in _ROLES})
         if not block.party_context:
             continue
         for definition in block.definitions:

@@ -358,14 +358,15 @@ def undefined_candidate(block: TermBlock, first: int, last: int, index: TermInde
     if _CITED_TITLE.search(block.text, max(0, span[0].start - 60), span[0].start):
         return None  # the title a reference quotes: "Section 6 (Representations & Warranties)"
     for word in words:
+        if word.isupper() or any(ch.isdigit() for ch in word) or word in MONTHS or word in DAYS:
+            return None
+    for word in words:
         low = word.lower()
-        if low in _JOINERS:
-            continue
-        if word.isupper() or any(ch.isdigit() for ch in word) or len(word) < 3:
-            return None
-        if low not in index.vocabulary and not any(s.lower() in index.vocabulary for s in singulars(word)):
-            return None
-        if word in MONTHS or word in DAYS:
+        if (
+            low not in _JOINERS
+            and low not in index.vocabulary
+            and not any(s.lower() in index.vocabulary for s in singulars(word))
+        ):
             return None
     term = tuple(words)
     if term in index.known or any(term[:-1] + (s,) in index.known for s in singulars(term[-1])):

@@ -30,7 +30,7 @@ _EXTERNAL_AFTER = re.compile(
     r"\s*,?\s*(?:of|in|under|to)\s+(?:the\s+)?(?!this\b|these\b)(?:[A-Z]|[\d]{2,4}\s)|\s*(?:of\s+)?(?:the\s+)?(?:UK\s+)?"
     r"(?:GDPR|CCPA|HIPAA|U\.S\.C|C\.F\.R|CFR|Act\b|Regulation\b|Code\b|Directive\b)"
 )
-_EXTERNAL_BEFORE = re.compile(r"(?:§|U\.S\.C\.?|C\.F\.R\.?|CFR|FAR|DFARS|GDPR|Regulation|Act|of)\s*$")
+_EXTERNAL_BEFORE = re.compile(r"(?:§|U\.S\.C\.?|C\.F\.R\.?|CFR|FAR|DFARS|GDPR|Regulation|Act)\s*$")
 _TITLE = re.compile(r"\s*\(([A-Z][^()]{2,80})\)")
 _LEADING_WORD = re.compile(r"^(?:article|section|clause|schedule|part)\s+", re.I)
 _PART = re.compile(r"\(?([a-zA-Z]{1,4}|\d{1,3})\)?")
