@@ -42,7 +42,7 @@ from .pageview import PageView
 from .plurals import count_text
 from .recovery_dialog import offer_recovery
 from .settings_dialog import SettingsDialog
-from .window_actions import build_menus, build_toolbar, connect, create_actions
+from .window_actions import build_menus, build_toolbar, connect, create_actions, set_history_text
 from .window_docks import build_docks
 from .window_services import WindowServices
 from .zoom_control import ZoomButton
@@ -150,8 +150,8 @@ class MainWindow(QMainWindow):
         connect(a.redo, c.undo_stack.redo)
         c.undo_stack.canUndoChanged.connect(a.undo.setEnabled)
         c.undo_stack.canRedoChanged.connect(a.redo.setEnabled)
-        c.undo_stack.undoTextChanged.connect(lambda t: a.undo.setText(self.tr("&Undo {0}").format(t).strip()))
-        c.undo_stack.redoTextChanged.connect(lambda t: a.redo.setText(self.tr("&Redo {0}").format(t).strip()))
+        c.undo_stack.undoTextChanged.connect(self._show_undo_step)
+        c.undo_stack.redoTextChanged.connect(self._show_redo_step)
         a.undo.setEnabled(False)
         a.redo.setEnabled(False)
         connect(a.accept_all, lambda: self._resolve_all(accept=True))
@@ -195,6 +195,13 @@ class MainWindow(QMainWindow):
         c.saved.connect(lambda _p: self._refresh_chrome())
         view.layout_progress.connect(lambda _n: self._refresh_pages())
         view.verticalScrollBar().valueChanged.connect(lambda _v: self._refresh_pages())
+
+    # bound methods, not lambdas: Qt drops them with the window, before its toolbar is gone
+    def _show_undo_step(self, step: str) -> None:
+        set_history_text(self.toolbar, self.actions.undo, self.tr("&Undo {0}"), step)
+
+    def _show_redo_step(self, step: str) -> None:
+        set_history_text(self.toolbar, self.actions.redo, self.tr("&Redo {0}"), step)
 
     def _sync_zoom_actions(self) -> None:
         mode = self.page_view.zoom_mode()
@@ -391,7 +398,8 @@ class MainWindow(QMainWindow):
             return
         self.setWindowTitle(self.tr("{name}[*] — Reviewer").format(name=self.document_name()))
         self.setWindowModified(self.controller.is_modified())
-        count = len(self.controller.reviewer.changes())
+        # every story's changes, as the Changes panel lists them (changes() is the main story only)
+        count = len(self.controller.reviewer.change_details())
         self.changes_label.setText(count_text(count, "{n} change", "{n} changes"))
         self._refresh_pages()
         self._refresh_model_status()

@@ -23,8 +23,10 @@ from PySide6.QtCore import (
 )
 
 from ..docx.reviewer import DocxReviewer
+from ..docx.xmlutil import W, is_on
 from .comment_thread_widget import format_comment_date
 from .pageview.records import shown_label
+from .pageview.sections import parse_section, section_elements
 
 #: 0-based page of a block (as ``PageIndex.page_of_block`` answers), None when not laid out
 PageLookup = Callable[[str], int | None]
@@ -163,13 +165,66 @@ def _section_label(number: str | None, title: str) -> str:
     return f"{number} {title}" if number else title
 
 
-def _story_label(story: dict[str, Any]) -> str:
-    return {
+def header_footer_places(reviewer: DocxReviewer) -> dict[str, str]:
+    """Where each header and footer shows, by relationship id: "every page", "first page (section 2)".
+
+    A header or footer has no page of its own: it repeats on the pages of the sections that use
+    it, so that is what its changes' rows say. As Word does, a section that names none inherits
+    the previous section's, a ``first`` one shows only with ``w:titlePg``, and with different
+    even and odd headers ``default`` means odd pages.
+    """
+    document = reviewer.document
+    settings = document.part_root("settings")
+    even_odd = settings is not None and is_on(settings.find(W + "evenAndOddHeaders"))
+    kinds = {
+        "default": _tr("odd pages") if even_odd else _tr("every page"),
+        "first": _tr("first page"),
+        "even": _tr("even pages"),
+    }
+    sections = [parse_section(sect) for sect in section_elements(document.body)]
+    uses: dict[str, dict[str, list[int]]] = {}
+    headers: dict[str, str] = {}
+    footers: dict[str, str] = {}
+    for number, props in enumerate(sections, start=1):
+        headers, footers = {**headers, **props.headers}, {**footers, **props.footers}
+        for refs in (headers, footers):
+            for kind, rel_id in refs.items():
+                if (kind == "first" and not props.title_page) or (kind == "even" and not even_odd):
+                    continue
+                uses.setdefault(rel_id, {}).setdefault(kind, []).append(number)
+    places = {}
+    for rel_id, by_kind in uses.items():
+        parts = []
+        for kind, numbers in by_kind.items():
+            shown = kinds.get(kind, kind)
+            if len(numbers) < len(sections):
+                shown = _tr("{0}, section {1}").format(shown, ", ".join(map(str, numbers)))
+            parts.append(shown)
+        places[rel_id] = "; ".join(parts)
+    return places
+
+
+def _story_label(story: dict[str, Any], places: dict[str, str]) -> str:
+    """The row's section column outside the main story: ``Footer (every page)``, ``Footnote``."""
+    label = {
         "header": _tr("Header"),
         "footer": _tr("Footer"),
         "footnote": _tr("Footnote"),
         "endnote": _tr("Endnote"),
     }.get(story.get("type", ""), _tr("Other story"))
+    place = places.get(story.get("relationshipId") or "")
+    return f"{label} ({place})" if place else label
+
+
+def _excerpt(text: str) -> str:
+    """The row's one-line excerpt; a change of only tabs, breaks or spaces says which it is
+    (its text alone would show as "(no text)", like a change that has none)."""
+    shown = " ".join(text[:_EXCERPT_CHARS].split())
+    if shown or not text:
+        return shown
+    names = {"\t": _tr("tab"), "\n": _tr("line break")}
+    found = dict.fromkeys(names.get(ch, _tr("space")) for ch in text[:_EXCERPT_CHARS])
+    return "(" + ", ".join(found) + ")"
 
 
 @dataclass(slots=True)
@@ -194,6 +249,7 @@ class ChangeRow:
 def build_rows(reviewer: DocxReviewer) -> list[ChangeRow]:
     """Every change of the document, main story first, with its section (pages come later)."""
     sections: SectionIndex | None = None
+    places: dict[str, str] | None = None
     labels = type_labels()
     rows = []
     for change in reviewer.change_details():
@@ -202,7 +258,8 @@ def build_rows(reviewer: DocxReviewer) -> list[ChangeRow]:
             sections = sections or SectionIndex(reviewer)
             section, path = sections.section_of(block_id)
         else:
-            section = path = _story_label(change["story"])
+            places = header_footer_places(reviewer) if places is None else places
+            section = path = _story_label(change["story"], places)
         kind, moved, text, date = change["type"], change["moved"], change["text"], change["date"]
         rows.append(
             ChangeRow(
@@ -211,7 +268,7 @@ def build_rows(reviewer: DocxReviewer) -> list[ChangeRow]:
                 text_effect=_TEXT_EFFECTS.get(kind),
                 author=change["author"],
                 type_text=labels.get((kind, moved), kind),
-                excerpt=" ".join(text[:_EXCERPT_CHARS].split()),
+                excerpt=_excerpt(text),
                 tooltip=text[:_TOOLTIP_CHARS] + ("…" if len(text) > _TOOLTIP_CHARS else ""),
                 date_text=_date_text(date),
                 section=section,

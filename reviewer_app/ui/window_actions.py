@@ -202,6 +202,18 @@ def create_actions(parent: QMainWindow) -> WindowActions:
         about=_action(parent, "about", tr("&About Reviewer")),
     )
     _set_icons(parent, a)
+    # the toolbar shows a short name (room for the markup views at 1280 px); menus the full one
+    for action, short in (
+        (a.previous_change, tr("Previous")),
+        (a.next_change, tr("Next")),
+        (a.accept_change, tr("Accept")),
+        (a.reject_change, tr("Reject")),
+        (a.markup_none, tr("No Markup")),
+        (a.markup_original, tr("Original")),
+    ):
+        if not action.statusTip():  # no tip of its own: hovering the short name shows the full one
+            action.setToolTip(action.text().replace("&", ""))
+        action.setIconText(short)
     if not quit_keys:
         a.quit.setShortcut(QKeySequence("Ctrl+Q"))
     a.quit.setMenuRole(QAction.MenuRole.QuitRole)
@@ -365,6 +377,27 @@ def build_toolbar(window: QMainWindow, a: WindowActions) -> QToolBar:
         else:
             bar.addAction(item)
     return bar
+
+
+#: the widest an Undo or Redo label gets on the toolbar; the Edit menu and the tooltip show it whole
+HISTORY_LABEL_MAX_PX = 130
+
+
+def set_history_text(bar: QToolBar, action: QAction, template: str, step: str) -> None:
+    """Label Undo or Redo with the step it would undo or redo ("Undo Accept all by Priya Shah …").
+
+    A step's name can be long (an author's full name and firm): on the toolbar it is elided to
+    :data:`HISTORY_LABEL_MAX_PX`, so it never pushes the markup buttons into the overflow menu,
+    and the tooltip carries the whole text. ``template`` is the translated "&Undo {0}"; an ``&``
+    in ``step`` (an author's name) stays a character, not a mnemonic.
+    """
+    action.setText(template.format(step.replace("&", "&&")).strip())
+    whole = template.replace("&", "").format(step).strip()
+    button = bar.widgetForAction(action)
+    metrics = (button or bar).fontMetrics()
+    shown = metrics.elidedText(whole, Qt.TextElideMode.ElideRight, HISTORY_LABEL_MAX_PX)
+    action.setIconText(shown.replace("&", "&&"))
+    action.setToolTip(whole)
 
 
 def connect(action: QAction, slot: Callable[[], object]) -> None:
