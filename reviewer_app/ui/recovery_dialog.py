@@ -31,11 +31,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..docx.doc_lock import DocumentLockedError
 from ..docx.errors import DocxOpenError
 from ..docx.reviewer import DocxReviewer
 from .autosave import LockKeeper
 from .document_controller import DocumentController
-from .recovery import DocumentLockedError, RecoveryEntry, RecoveryStore, word_owner
+from .recovery import RecoveryEntry, RecoveryStore, word_owner
 
 log = logging.getLogger(__name__)
 
@@ -45,9 +46,17 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("RecoveryDialog", text)
 
 
-def _local_time(entry_time: float) -> str:
+def local_time(entry_time: float) -> str:
+    """A moment (seconds since the epoch) in local time, written the way the person's locale writes it.
+
+    The C/POSIX locale (``LANG=C``, common on servers and in containers) has no date convention of
+    its own and Qt's short form for it is ``1 12 2026 14:10``: there the month is named instead.
+    """
     stamp = QDateTime.fromMSecsSinceEpoch(int(entry_time * 1000))
-    return QLocale.system().toString(stamp, QLocale.FormatType.ShortFormat)
+    locale = QLocale()
+    if locale.language() == QLocale.Language.C:
+        return locale.toString(stamp, "d MMM yyyy, HH:mm")
+    return locale.toString(stamp, QLocale.FormatType.ShortFormat)
 
 
 @dataclass
@@ -109,7 +118,7 @@ class RecoveryDialog(QDialog):
     def _add_row(self, entry: RecoveryEntry) -> None:
         name = entry.document_name or self.tr("Untitled document")
         where = str(Path(entry.original_path).parent) if entry.original_path else self.tr("(never saved)")
-        item = QTreeWidgetItem([name, where, _local_time(entry.saved_at.timestamp())])
+        item = QTreeWidgetItem([name, where, local_time(entry.saved_at.timestamp())])
         item.setData(0, Qt.ItemDataRole.UserRole, entry.key)
         if entry.last_act:
             item.setToolTip(0, self.tr("Last change: {0}").format(entry.last_act))
@@ -209,7 +218,7 @@ def _restore(
 def ask_take_over(parent: QWidget | None, error: DocumentLockedError) -> bool:
     """Ask whether to open a document another Reviewer window holds; True = open anyway."""
     owner = error.owner
-    since = _local_time(owner.opened_at.timestamp()) if owner.opened_at else "?"
+    since = local_time(owner.opened_at.timestamp()) if owner.opened_at else "?"
     box = QMessageBox(
         QMessageBox.Icon.Warning,
         _tr("Document in use"),
