@@ -33,6 +33,7 @@ from PySide6.QtGui import (
     QTextCharFormat,
     QTextCursor,
     QTextImageFormat,
+    QTextLength,
     QTextTable,
 )
 
@@ -69,9 +70,14 @@ _BULLET_FONTS = frozenset(("symbol", "wingdings", "wingdings 2", "wingdings 3", 
 class StoryBuilder:
     """Builds one story (the body, or a header/footer) into QTextDocuments."""
 
-    def __init__(self, ctx: BuildContext, doc_index: int = 0) -> None:
+    def __init__(
+        self, ctx: BuildContext, doc_index: int = 0, bleed: tuple[float, float] = (0.0, 0.0)
+    ) -> None:
         self.ctx = ctx
         self.doc_index = doc_index
+        #: (left, right) LU the document's text frame reaches past the text column (see
+        #: :func:`~.layout.bleed`): what the story's own paragraphs and tables are shifted by
+        self.bleed = bleed
         self.state = StoryState()
         self.records: list[RenderedBlock] = []
         #: endnote id -> number shown, in the order the story first cites them (the end lists them so)
@@ -82,6 +88,8 @@ class StoryBuilder:
         self._cell_formats: dict[Any, Any] = {}
         self._last_grid: tuple[etree._Element, TableGrid] | None = None
         self._dark = False
+        #: how many table cells deep the content being written sits (0: the story's own flow)
+        self._cell_depth = 0
 
     # ------------------------------------------------------------------ containers
     def container(
@@ -158,7 +166,7 @@ class StoryBuilder:
         if fixed_format is not None:
             block_format = fixed_format
         else:
-            block_format = ctx.factory.block(props, top, bottom, flow.page_break)
+            block_format = ctx.factory.block(props, top, bottom, flow.page_break, bleed=self._bleed(in_table))
         mark_rpr = ppr.find(_RPR) if ppr is not None else None
         mark_props = ctx.resolver.run(mark_rpr, style_id, table_style, in_table)
         self._dark = flow.dark or cell_is_dark(props.shading)
@@ -311,7 +319,9 @@ class StoryBuilder:
                     # to the next page but what follows the paragraph
                     self.pending_break = True
                     continue
-                cursor.insertBlock(factory.block(props, 0, bottom, True), mark_format)
+                cursor.insertBlock(
+                    factory.block(props, 0, bottom, True, bleed=self._bleed(in_table)), mark_format
+                )
             elif kind == "field" and ctx.page_fields is not None:
                 rpr = seg.run.find(_RPR) if seg.run is not None else None
                 run_props = resolver.run(rpr, style_id, table_style, in_table)
@@ -380,6 +390,12 @@ class StoryBuilder:
         formats = TableFormats(grid, ctx.resolver, style_id, available, self._cell_formats)
         table_format = formats.table_format(flow.page_break, grid.header_rows if first == 0 else 0)
         table_format.setTopMargin(flow.prev_after * TWIPS)
+        if not self._cell_depth:  # not a table nested in a cell
+            left = table_format.leftMargin() + self.bleed[0]
+            table_format.setLeftMargin(left)
+            # Qt counts a table's margins inside its width: the table grows by its left margin
+            # so the columns keep their widths
+            table_format.setWidth(QTextLength(QTextLength.Type.FixedLength, left + sum(formats.widths)))
         columns = formats.columns
         cells = [c for row in grid.rows[first:stop] for c in row.cells if c.col < columns]
         table = cursor.insertTable(stop - first, columns, table_format)
@@ -397,6 +413,10 @@ class StoryBuilder:
         cursor.setPosition(table.lastPosition() + 1)
         flow.fresh = True
         flow.prev_style, flow.page_break, flow.prev_after, flow.last_table = None, False, 0, table
+
+    def _bleed(self, in_table: bool) -> tuple[float, float]:
+        """The shift of a paragraph's indents: the story's bleed, none inside a table cell."""
+        return (0.0, 0.0) if in_table else self.bleed
 
     def _cell(
         self, table: QTextTable, cell: GridCell, first: int, formats: TableFormats, style_id: str | None
@@ -419,7 +439,11 @@ class StoryBuilder:
         top = cell.top
         inner = formats.span_width(top) - cell_format.leftPadding() - cell_format.rightPadding()
         self.ctx.content_width = max(1.0, inner)
-        self.container(cell.tc, cell_cursor, cell_flow, style_id, True)
+        self._cell_depth += 1
+        try:
+            self.container(cell.tc, cell_cursor, cell_flow, style_id, True)
+        finally:
+            self._cell_depth -= 1
 
     def _grid(self, tbl: etree._Element) -> TableGrid:
         """The table's grid, computed once even when the table is built in parts."""

@@ -95,7 +95,7 @@ class Endnotes:
                 blocks,  # type: ignore[arg-type]
                 context.content_width,
             )
-            builder = StoryBuilder(note_context, doc_index)
+            builder = StoryBuilder(note_context, doc_index, self.layout.builder.bleed)
             builder.state.note_label = label
             builder.state.endnote_format = self.layout.builder.state.endnote_format
             builder.container(container, cursor, Flow(fresh=False), None, False)

@@ -60,6 +60,16 @@ _NEAR_CUT_BUDGET = 0.008
 BUILD_ALL_SLICE_S = 0.05
 
 
+def bleed(props: SectionProps) -> tuple[float, float]:
+    """How far (LU, left and right) a body document's text frame reaches past the text column.
+
+    The frame spans the whole paper and every body paragraph and table is shifted back by the
+    page margins, so a negative indent or table indent reaches into the margin as in Word (Qt
+    clamps a block's or table's own negative margin to zero).
+    """
+    return (props.left + props.gutter) * TWIPS, props.right * TWIPS
+
+
 class PagedLayout(FlowSplitter):
     """All pages of one document in one markup mode (see the module docstring)."""
 
@@ -128,14 +138,16 @@ class PagedLayout(FlowSplitter):
         frame = doc.rootFrame().frameFormat()
         frame.setTopMargin(props.top * TWIPS)
         frame.setBottomMargin(props.bottom * TWIPS)
-        frame.setLeftMargin((props.left + props.gutter) * TWIPS)
-        frame.setRightMargin(props.right * TWIPS)
+        # the text frame spans the paper; paragraphs and tables are shifted back by the margins
+        frame.setLeftMargin(0)
+        frame.setRightMargin(0)
         frame.setBorder(0)
         frame.setPadding(0)
         doc.rootFrame().setFrameFormat(frame)
         section_doc = SectionDoc(doc, props, QTextCursor(doc))
         self.docs.append(section_doc)
         self.builder.doc_index = len(self.docs) - 1
+        self.builder.bleed = bleed(props)
         self.context.content_width = (props.width - props.left - props.right - props.gutter) * TWIPS
         self._flow = Flow()
         return section_doc
@@ -430,7 +442,7 @@ class PagedLayout(FlowSplitter):
         cursor.beginEditBlock()
         cursor.removeSelectedText()
         cursor.setBlockFormat(fixed)
-        builder = StoryBuilder(self.context, record.doc_index)
+        builder = StoryBuilder(self.context, record.doc_index, bleed(section_doc.props))
         in_table = cursor.currentTable() is not None
         following = element.getnext()
         rebuilt = builder.paragraph(

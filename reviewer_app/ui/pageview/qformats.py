@@ -227,25 +227,38 @@ class FormatFactory:
         after: int | None = None,
         page_break: bool = False,
         line_factor: float = 1.0,
+        bleed: tuple[float, float] = (0.0, 0.0),
     ) -> QTextBlockFormat:
-        """The block format of a paragraph; ``before``/``after`` override its spacing (twips)."""
-        key = (id(props), before, after, page_break, line_factor)
+        """The block format of a paragraph; ``before``/``after`` override its spacing (twips).
+
+        ``bleed`` (LU, left and right) is how far the text frame reaches past the text column:
+        the indents are measured from the column, so they grow by it, and a negative indent
+        (``w:ind w:left="-720"``) takes the text into the page margin as in Word, where Qt's
+        own margins cannot go below zero.
+        """
+        key = (id(props), before, after, page_break, line_factor, bleed)
         fmt = self._blocks.get(key)
         if fmt is None:
             self._alive[id(props)] = props
-            fmt = self._make_block(props, before, after, page_break, line_factor)
+            fmt = self._make_block(props, before, after, page_break, line_factor, bleed)
             self._blocks[key] = fmt
         return fmt
 
     def _make_block(
-        self, props: ParaProps, before: int | None, after: int | None, page_break: bool, line_factor: float
+        self,
+        props: ParaProps,
+        before: int | None,
+        after: int | None,
+        page_break: bool,
+        line_factor: float,
+        bleed: tuple[float, float],
     ) -> QTextBlockFormat:
         fmt = QTextBlockFormat()
         fmt.setAlignment(alignment(props.align, props.bidi))
         if props.bidi:
             fmt.setLayoutDirection(Qt.LayoutDirection.RightToLeft)
-        fmt.setLeftMargin(props.ind_left * TWIPS)
-        fmt.setRightMargin(props.ind_right * TWIPS)
+        fmt.setLeftMargin(max(0.0, props.ind_left * TWIPS + bleed[0]))
+        fmt.setRightMargin(max(0.0, props.ind_right * TWIPS + bleed[1]))
         fmt.setTextIndent(props.ind_first * TWIPS)
         space_before = props.before if before is None else before
         space_after = props.after if after is None else after
