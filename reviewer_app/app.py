@@ -127,7 +127,6 @@ def main(path: str | os.PathLike[str] | None = None, quit_after_ms: int | None =
     app.installEventFilter(file_open)
     hook = install_excepthook(lambda: window)
     loop.set_exception_handler(hook.asyncio_handler)
-    window.show()
 
     def start() -> None:
         # a crash leftover comes first: restoring it is what the person was doing
@@ -139,7 +138,9 @@ def main(path: str | os.PathLike[str] | None = None, quit_after_ms: int | None =
         if target is not None:
             window.open_path(target)
 
-    QTimer.singleShot(0, start)
+    # after the first-run question (who you are), which the window asks once it is shown
+    window.ready.connect(start)
+    window.show()
     if quit_after_ms is not None:
         QTimer.singleShot(max(quit_after_ms, 0), lambda: _quit_everything(app))
     with loop:

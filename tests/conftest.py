@@ -157,6 +157,21 @@ def _isolated_user_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: p
         monkeypatch.setenv(var, str(folder))
     monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
     monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")
+    # a person who has already said who they are: no window stops on the first-run question
+    # (tests of the first run itself take the ``first_run`` fixture)
+    from reviewer_app.ui.app_settings import os_user_name, user_settings_path
+
+    settings = user_settings_path()
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    settings.write_text(json.dumps({"version": 1, "user_name": os_user_name()}), encoding="utf-8")
+
+
+@pytest.fixture
+def first_run() -> None:
+    """A fresh install: no settings file at all, so the app asks for the person's name."""
+    from reviewer_app.ui.app_settings import user_settings_path
+
+    user_settings_path().unlink(missing_ok=True)
 
 
 # ----------------------------------------------------------------------------- LibreOffice

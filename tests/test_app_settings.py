@@ -49,7 +49,7 @@ def write_json(path: Path, data: object) -> Path:
     return path
 
 
-def test_defaults_without_any_file(qapp, no_site: Path) -> None:
+def test_defaults_without_any_file(qapp, no_site: Path, first_run: None) -> None:
     store = SettingsStore()
     settings = store.load()
     assert store.path == user_settings_path()

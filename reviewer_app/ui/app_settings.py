@@ -41,7 +41,7 @@ from ..agent.settings import (
 )
 from ..docx.atomic_write import write_atomically
 from ..docx.comment_writer import initials_of
-from .document_controller import AGENT_MODES
+from .document_controller import AGENT_MODES, DEFAULT_AGENT_NAME
 from .pageview.qformats import DEFAULT_AUTHOR_COLORS
 
 log = logging.getLogger(__name__)
@@ -64,18 +64,45 @@ _HEX_COLOUR = re.compile(r"^#[0-9A-Fa-f]{6}$")
 
 
 def os_user_name() -> str:
-    """The login's full name where the OS knows it cheaply (the passwd GECOS field), else the login."""
+    """The account's full name where the OS knows it cheaply, else the login: the first-run prefill.
+
+    POSIX: the passwd entry's GECOS field up to its first comma. Windows: the display name the
+    account has, if any. Both are often empty or just the login (``root``), which is why the
+    first run asks (:mod:`.first_run`).
+    """
     try:
         login = getpass.getuser()
     except Exception:  # no login name in the environment or the user database
-        return "Reviewer user"
+        login = ""
+    return (_full_name() or login or "Reviewer user").strip()
+
+
+def _full_name() -> str:
+    if os.name == "nt":
+        return _windows_display_name()
     try:
         import pwd  # POSIX only
 
-        full = pwd.getpwnam(login).pw_gecos.split(",")[0].strip()
+        return pwd.getpwuid(os.getuid()).pw_gecos.split(",")[0].strip()
     except (ImportError, KeyError):
-        full = ""
-    return full or login
+        return ""
+
+
+def _windows_display_name() -> str:
+    """``GetUserNameExW(NameDisplay)``: the account's full name on Windows ("" when it has none)."""
+    import ctypes
+
+    try:
+        get_name = ctypes.windll.secur32.GetUserNameExW  # type: ignore[attr-defined]
+    except (AttributeError, OSError):
+        return ""
+    name_display = 3
+    size = ctypes.c_ulong(0)
+    get_name(name_display, None, ctypes.byref(size))
+    if not size.value:
+        return ""
+    buffer = ctypes.create_unicode_buffer(size.value)
+    return buffer.value.strip() if get_name(name_display, buffer, ctypes.byref(size)) else ""
 
 
 def is_valid_base_url(url: str) -> bool:
@@ -94,6 +121,8 @@ class AppSettings:
     user_name: str = field(default_factory=os_user_name)
     #: empty means "derive from the name" (:meth:`initials`)
     user_initials: str = ""
+    #: the author of the agent's tracked changes, comments and replies, so they read apart from yours
+    agent_name: str = DEFAULT_AGENT_NAME
     provider: str = "anthropic"
     #: used when ``provider`` is ``local``
     base_url: str = DEFAULT_LOCAL_URL
@@ -229,6 +258,7 @@ def _base64(raw: Any) -> str:
 _FIELD_CHECKS: dict[str, Callable[[Any], Any]] = {
     "user_name": _non_empty_text,
     "user_initials": _initials,
+    "agent_name": _non_empty_text,
     "provider": _one_of(PROVIDERS),
     "base_url": _base_url,
     "model": _non_empty_text,
@@ -312,6 +342,12 @@ def api_key_source() -> str | None:
 
 
 # ----------------------------------------------------------------------------- the store
+def _names_the_person(values: dict[str, Any], applied: AppSettings) -> bool:
+    """True when ``values`` gave a valid ``user_name`` (one ``applied`` took, not fell back from)."""
+    given = values.get("user_name")
+    return isinstance(given, str) and given.strip() == applied.user_name
+
+
 class SettingsStore(QObject):
     """Holds the current :class:`AppSettings`, loads and saves them, and says what changed.
 
@@ -333,6 +369,8 @@ class SettingsStore(QObject):
         self._site_paths = site_paths
         self._defaults = AppSettings()
         self._settings = AppSettings()
+        #: whether the user file holds the person's name (false on a first run: see needs_name)
+        self._name_stored = False
 
     @property
     def settings(self) -> AppSettings:
@@ -351,6 +389,7 @@ class SettingsStore(QObject):
             defaults = defaults.with_values(read_settings_file(site), str(site))
         user_values = read_settings_file(self.path, set_aside_when_broken=True)
         loaded = defaults.with_values(user_values, str(self.path))
+        self._name_stored = _names_the_person(user_values, loaded)
         self._defaults = defaults
         self._replace(loaded)
         return loaded
@@ -358,6 +397,8 @@ class SettingsStore(QObject):
     def save(self) -> bool:
         """Write the user file atomically; False (logged) when the folder cannot be written."""
         content = {"version": FILE_FORMAT_VERSION, **self._settings.differences(self._defaults)}
+        if self._name_stored:  # kept even when it is the account's name: the person chose it
+            content["user_name"] = self._settings.user_name
         data = (json.dumps(content, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -372,10 +413,17 @@ class SettingsStore(QObject):
         unknown = set(values) - set(_FIELD_CHECKS)
         if unknown:
             raise TypeError(f"unknown settings: {', '.join(sorted(unknown))}")
-        names = self._replace(self._settings.with_values(values, "update"))
-        if names:
+        updated = self._settings.with_values(values, "update")
+        newly_stored = not self._name_stored and _names_the_person(values, updated)
+        self._name_stored = self._name_stored or newly_stored
+        names = self._replace(updated)
+        if names or newly_stored:
             self.save()
         return names
+
+    def needs_name(self) -> bool:
+        """True on a first run: no name of the person's own is stored yet, only the account's guess."""
+        return not self._name_stored
 
     def add_recent(self, path: str | os.PathLike[str]) -> None:
         """Record ``path`` as the most recently opened file (saved at once)."""

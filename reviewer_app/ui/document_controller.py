@@ -99,6 +99,10 @@ class _ActCommand(QUndoCommand):
         self._done = False
 
 
+#: the agent's author name until Settings ▸ Agent names it otherwise
+DEFAULT_AGENT_NAME = "Reviewer AI"
+
+
 class DocumentController(QObject):
     """Holds the open :class:`DocxReviewer`, its two agent bridges and its undo history."""
 
@@ -116,7 +120,7 @@ class DocumentController(QObject):
         parent: QObject | None = None,
         *,
         author: str = "Reviewer user",
-        agent_author: str = "Reviewer AI",
+        agent_author: str = DEFAULT_AGENT_NAME,
         store_directory: Path | None = None,
     ) -> None:
         super().__init__(parent)

@@ -12,8 +12,8 @@ import logging
 import os
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QRect, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent
+from PySide6.QtCore import QByteArray, QRect, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QShowEvent
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
@@ -36,6 +36,7 @@ from .document_controller import DocumentController
 from .drafting import Drafting
 from .file_commands import FileCommands
 from .find_bar import FindBar
+from .first_run import NameDialog, ask_name
 from .help_dialogs import open_log_folder, show_about, show_shortcuts
 from .logging_setup import log_folder
 from .pageview import PageView
@@ -52,6 +53,9 @@ log = logging.getLogger(__name__)
 
 class MainWindow(QMainWindow):
     """One document per window: the pages, the panels, the menus and the status bar."""
+
+    #: shown, and the first-run question (who you are) answered: the app may open a document now
+    ready = Signal()
 
     def __init__(
         self,
@@ -94,6 +98,9 @@ class MainWindow(QMainWindow):
         # room for the cards and the change list beside a page (a saved layout replaces this)
         self.resizeDocks([self.chat_dock, self.docks.redline_dock], [400, 380], Qt.Orientation.Horizontal)
         self._restore_window_state()
+        self._shown_once = False
+        #: the first-run dialog while it is open (None otherwise)
+        self.name_dialog: NameDialog | None = None
 
     # ------------------------------------------------------------------ composition
     def _build_status_bar(self) -> None:
@@ -429,6 +436,23 @@ class MainWindow(QMainWindow):
         if paths:
             event.acceptProposedAction()
             self.open_path(paths[0])
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
+        super().showEvent(event)
+        if not self._shown_once:  # asked once the window is on screen, from the event loop
+            self._shown_once = True
+            QTimer.singleShot(0, self, self._ask_name_then_ready)  # not once the window is gone
+
+    def _ask_name_then_ready(self) -> None:
+        self.name_dialog = ask_name(self.services.settings, self)
+        if self.name_dialog is None:
+            self.ready.emit()
+            return
+        self.name_dialog.finished.connect(self._name_answered)
+
+    def _name_answered(self, _result: int = 0) -> None:
+        self.name_dialog = None
+        self.ready.emit()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
         if not self.files.maybe_save():

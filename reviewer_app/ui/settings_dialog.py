@@ -169,6 +169,12 @@ class SettingsDialog(QDialog):
         self.mode_combo.addItem(self.tr("Direct: edits go in as tracked changes"), "direct")
         self.mode_combo.setCurrentIndex(max(0, self.mode_combo.findData(self._store.settings.agent_mode)))
         form.addRow(self.tr("Default mode:"), self.mode_combo)
+        self.agent_name_edit = QLineEdit(self._store.settings.agent_name, box)
+        self.agent_name_edit.setPlaceholderText(self._store.defaults.agent_name)
+        self.agent_name_edit.setToolTip(
+            self.tr("The author of the agent's tracked changes, comments and replies.")
+        )
+        form.addRow(self.tr("Agent's name:"), self.agent_name_edit)
         return box
 
     def _saving_section(self) -> QGroupBox:
@@ -329,6 +335,7 @@ class SettingsDialog(QDialog):
             "user_initials": self.initials_edit.text().strip(),
             **self._model_values(),
             "agent_mode": self.mode_combo.currentData(),
+            "agent_name": self.agent_name_edit.text().strip() or self._store.defaults.agent_name,
             "autosave_interval_s": self.autosave_spin.value(),
             "keep_backup": self.backup_check.isChecked(),
             "theme": self.theme_combo.currentData(),

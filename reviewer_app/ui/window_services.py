@@ -1,7 +1,7 @@
 """What a window needs beyond its widgets: settings, recovery copies, autosave and file locks.
 
-They are made once per window and follow the settings store: a new user name becomes the
-author of the next change, a new autosave interval restarts the timer, new markup colours
+They are made once per window and follow the settings store: a new user name (or agent name)
+becomes the author of the next change, a new autosave interval restarts the timer, new markup colours
 re-lay the pages out, a new model reaches the chat. Tests get the same objects, pointed at
 the per-test folders ``tests/conftest.py`` sets up.
 """
@@ -36,6 +36,7 @@ class WindowServices:
         controller = window.controller
         controller.author = s.user_name
         controller.initials = s.initials()
+        controller.agent_author = s.agent_name
         set_author_colors(s.markup_colours)
         self.recovery = RecoveryStore()
         self.autosaver = Autosaver(controller, self.recovery, s.autosave_interval_s)
@@ -49,6 +50,8 @@ class WindowServices:
             window.controller.author = s.user_name
         if names & {"user_name", "user_initials"}:
             window.controller.initials = s.initials()
+        if "agent_name" in names:
+            window.controller.agent_author = s.agent_name
         if "autosave_interval_s" in names:
             self.autosaver.set_interval(s.autosave_interval_s)
         if "theme" in names:
