@@ -28,6 +28,7 @@ from .ui.logging_setup import configure_logging
 from .ui.main_thread_gc import install as collect_garbage_on_qt_thread
 from .ui.main_window import MainWindow
 from .ui.pageview.fonts import register_bundled_fonts
+from .ui.platform_check import xcb_problem
 from .ui.theme import apply_theme
 
 log = logging.getLogger(__name__)
@@ -110,6 +111,10 @@ def main(path: str | os.PathLike[str] | None = None, quit_after_ms: int | None =
     ``quit_after_ms`` makes the app leave by itself that long after the loop started, so smoke
     tests and packaging checks can start the real thing and still finish.
     """
+    problem = xcb_problem()
+    if problem is not None:  # Qt itself would abort the process with a core dump
+        print(problem, file=sys.stderr)
+        return 1
     import qasync
 
     configure_logging()
