@@ -94,3 +94,12 @@ def test_the_list_covers_what_the_xcb_plugin_links_to() -> None:
         needed |= set(re.findall(r"\(NEEDED\)\s+Shared library: \[(.+?)\]", dynamic.stdout))
     x11 = {name for name in needed if re.match(r"lib(xcb|X11-xcb|xkbcommon-x11)", name)}
     assert x11 and x11 <= set(XCB_LIBRARIES)
+
+
+def test_the_readme_installs_every_package_the_check_can_ask_for() -> None:
+    """The README's first command (a prerequisite of the install-and-start one) brings them all."""
+    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    apt = readme.index("sudo apt-get install python3-venv")
+    assert apt < readme.index("python3 -m venv .venv && .venv/bin/pip install -e . && .venv/bin/reviewer")
+    command = readme[apt : readme.index("```", apt)].replace("\\\n", " ").split()
+    assert set(XCB_LIBRARIES.values()) <= set(command)
