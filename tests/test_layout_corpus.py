@@ -1,0 +1,129 @@
+"""Our pages against LibreOffice's, word by word, on the real contracts (``../shared/corpus/contracts``).
+
+Issue 14's targets, for every contracts file: word recall ≥ 0.995 (the share of LibreOffice's words
+our PDF has: clipped, hidden or unsearchable text lowers it) and no word off the paper; over the set:
+median same-page share ≥ 0.95, median line agreement ≥ 0.90, page count within one of LibreOffice's.
+Not every file reaches them yet, so the test holds each file to the level it has reached
+(``tests/data/layout_contracts.tsv``, which also says why a file is below target, where LibreOffice
+rather than our layout is the cause) and the set to its medians: a change that loses ground fails.
+
+The judge is ``../shared/checkers/layout_compare.py`` (poppler reads both PDFs). LibreOffice's PDFs
+are made once per run, two soffice processes at a time, in a temporary folder; ours come from the
+same code as ``reviewer pdf``. The table printed (``pytest -s``) is the one to quote.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from reviewer_app.docx.reviewer import DocxReviewer
+from reviewer_app.ui.pageview.render import render_pdf
+
+from .conftest import CHECKERS, LO_PARALLEL, LO_TIMEOUT_S, SOFFICE, corpus_files
+from .lo_known_differences import read_rows
+
+pytestmark = [pytest.mark.libreoffice, pytest.mark.corpus]
+
+CONTRACTS = corpus_files("contracts")
+#: Levels over the set reached now (issue 14 targets: 0.95 and 0.90).
+MEDIAN_SAME_PAGE_FLOOR = 0.99
+MEDIAN_LINE_MATCH_FLOOR = 0.89
+
+
+def _floors() -> dict[str, dict[str, float]]:
+    """file -> the levels it is held to (see the table's header)."""
+    return {
+        row[0]: {
+            "word_recall": float(row[1]),
+            "same_page": float(row[2]),
+            "line_match": float(row[3]),
+            "off_page_words": float(row[4]),
+            "page_difference": float(row[5]),
+        }
+        for row in read_rows("layout_contracts.tsv")
+    }
+
+
+def _libreoffice_pdfs(files: list[Path], out: Path) -> dict[str, Path]:
+    """LibreOffice's PDF of each file, made by :data:`LO_PARALLEL` soffice processes with own profiles."""
+    groups = [files[i::LO_PARALLEL] for i in range(LO_PARALLEL)]
+    running = []
+    for number, group in enumerate(g for g in groups if g):
+        profile = (out / f"profile-{number}").as_uri()
+        command = [str(SOFFICE), f"-env:UserInstallation={profile}", "--headless", "--norestore"]
+        command += ["--convert-to", "pdf", "--outdir", str(out), *map(str, group)]
+        running.append(subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+    for process in running:
+        process.wait(timeout=LO_TIMEOUT_S)
+    return {f.name: out / (f.stem + ".pdf") for f in files}
+
+
+def _compare(docx: Path, ours: Path, theirs: Path) -> dict[str, object]:
+    command = [sys.executable, str(CHECKERS / "layout_compare.py"), str(docx), "--ours", str(ours)]
+    done = subprocess.run(
+        [*command, "--lo", str(theirs), "--json"], capture_output=True, text=True, timeout=300, check=True
+    )
+    return json.loads(done.stdout)
+
+
+def _table(results: dict[str, dict[str, object]]) -> str:
+    lines = [f"{'file':54} recall same_page line_match off_page pages (ours/LO)"]
+    for name, r in results.items():
+        pages = r["pages"]
+        lines.append(
+            f"{name:54} {r['word_recall']:6.3f} {r['same_page']:9.3f} {r['line_match']:10.3f} "
+            f"{r['off_page_words']:8d} {pages['ours']:5d}/{pages['libreoffice']}"  # type: ignore[index]
+        )
+    return "\n".join(lines)
+
+
+@pytest.fixture(scope="module")
+def contract_results(qapp, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, object]]:
+    if not CONTRACTS:
+        pytest.skip("../shared/corpus/contracts is not there")
+    if not SOFFICE.exists():
+        pytest.skip(f"LibreOffice is not installed ({SOFFICE})")
+    folder = tmp_path_factory.mktemp("layout")
+    theirs = _libreoffice_pdfs(CONTRACTS, folder / "libreoffice")
+    results: dict[str, dict[str, object]] = {}
+    for docx in CONTRACTS:
+        ours = folder / (docx.stem + ".pdf")
+        render_pdf(DocxReviewer.open(docx), ours)
+        assert theirs[docx.name].exists(), f"LibreOffice made no PDF of {docx.name}"
+        results[docx.name] = _compare(docx, ours, theirs[docx.name])
+    print("\n" + _table(results))
+    return results
+
+
+def test_every_contract_keeps_its_level(contract_results: dict[str, dict[str, object]]) -> None:
+    floors = _floors()
+    assert set(floors) == set(contract_results), "tests/data/layout_contracts.tsv names every contract"
+    lost = []
+    for name, result in contract_results.items():
+        floor = floors[name]
+        pages = result["pages"]
+        measured = {
+            "word_recall": result["word_recall"],
+            "same_page": result["same_page"],
+            "line_match": result["line_match"],
+            "off_page_words": result["off_page_words"],
+            "page_difference": abs(pages["ours"] - pages["libreoffice"]),  # type: ignore[index]
+        }
+        for key, value in measured.items():
+            worse = value > floor[key] if key in ("off_page_words", "page_difference") else value < floor[key]
+            if worse:
+                lost.append(f"{name}: {key} {value} (held at {floor[key]})")
+    assert lost == []
+
+
+def test_the_set_keeps_its_medians(contract_results: dict[str, dict[str, object]]) -> None:
+    same = statistics.median(float(r["same_page"]) for r in contract_results.values())  # type: ignore[arg-type]
+    line = statistics.median(float(r["line_match"]) for r in contract_results.values())  # type: ignore[arg-type]
+    assert same >= MEDIAN_SAME_PAGE_FLOOR
+    assert line >= MEDIAN_LINE_MATCH_FLOOR
