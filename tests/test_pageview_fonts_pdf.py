@@ -156,3 +156,28 @@ def test_export_redline_pdf_from_the_file_menu_has_the_balloons(qtbot, tmp_path:
     text = " ".join(_pdf_text(target).split())
     assert "Should Scottish bank holidays be excluded as well?" in text
     assert "Priya Shah" in text
+
+
+def test_symbol_font_characters_show_as_their_unicode_look_alikes(qapp) -> None:
+    """Wingdings and Symbol characters (w:sym, or runs in those fonts) are drawn as the glyph the font
+    has there, which any machine can draw; the document's own text keeps what was written."""
+    runs = (
+        '<w:r><w:t xml:space="preserve">Agreed </w:t></w:r>'
+        '<w:r><w:sym w:font="Wingdings" w:char="F0FC"/></w:r>'
+        '<w:r><w:t xml:space="preserve"> Declined </w:t></w:r>'
+        '<w:r><w:rPr><w:rFonts w:ascii="Wingdings" w:hAnsi="Wingdings"/></w:rPr><w:t>\uf0a8</w:t></w:r>'
+        '<w:r><w:t xml:space="preserve"> term </w:t></w:r>'
+        '<w:r><w:rPr><w:rFonts w:ascii="Symbol" w:hAnsi="Symbol"/></w:rPr><w:t>\u00b3</w:t></w:r>'
+        '<w:r><w:t xml:space="preserve"> 12 months</w:t></w:r>'
+    )
+    reviewer = DocxReviewer.from_bytes(make_docx(f"<w:p>{runs}</w:p>"))
+    layout = PagedLayout(reviewer, "all").build_all()
+    shown = layout.docs[0].document.toPlainText()
+    assert "Agreed ✔ Declined ◻ term ≥ 12 months" in shown
+    (block,) = reviewer.snapshot().content_blocks()
+    assert block.text == "Agreed \uf0fc Declined \uf0a8 term \u00b3 12 months"
+    record = layout.by_id[block.id]
+    document = layout.docs[0].document
+    position = record.position_of(block.text.index(" Declined"))  # clean offsets find their place
+    assert "".join(document.characterAt(position + i) for i in range(9)) == " Declined"
+    assert record.clean_offset(position) == block.text.index(" Declined")

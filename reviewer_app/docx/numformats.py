@@ -179,27 +179,47 @@ _RENDERERS: dict[str, Callable[[int], str]] = {
 }
 
 
-#: Bullets written in symbol fonts use Private Use code points (U+F000 + the font's byte), or,
-#: in older files, the byte itself ("·" in Symbol, "§" in Wingdings); either is shown as the
-#: Unicode character the font draws there ("·" in Symbol is a bullet, not a middle dot).
-_SYMBOL_BULLETS = {
-    "symbol": dict(zip(b"\xb7\xa8\xde\x2d", "•♦⇒−", strict=True)),
-    "wingdings": dict(zip(b"\xa7\xd8\xfc\x6c\x6e\x71\x75\x76\xa8\xe0\xfb\xfe", "▪➢✔●■❑◆❖◻➔✘☑", strict=True)),
+#: Text in symbol fonts uses Private Use code points (U+F000 + the font's byte), or, in older
+#: files, the byte itself ("·" in Symbol, "§" in Wingdings); either is shown as the Unicode
+#: character the font draws there ("·" in Symbol is a bullet, not a middle dot), which every
+#: machine can draw, where the symbol font itself is rarely installed outside Windows.
+_SYMBOL_GLYPHS = {
+    "symbol": dict(
+        zip(
+            b"\xb7\xa8\xde\x2d\xa7\xa9\xaa\xae\xac\xdc\xb0\xb1\xb4\xb8\xa3\xb3\xb9\xbb\xe0",
+            "•♦⇒−♣♥♠→←⇐°±×÷≤≥≠≈◊",
+            strict=True,
+        )
+    ),
+    "wingdings": dict(
+        zip(b"\xa7\xd8\xfc\x6c\x6e\x6f\x71\x75\x76\xa8\xa1\xe0\xfb\xfd\xfe", "▪➢✔●■□❑◆❖◻○➔✘☒☑", strict=True)
+    ),
 }
 _ANY_FONT_BULLETS = dict(zip(b"\xb7\xa7\xd8\xfc\xa8\x6c\x6e", "•▪➢✔♦●■", strict=True))
 
 
+def symbol_font_text(text: str, font: str | None) -> str:
+    """``text`` written in ``font`` with the symbol font's characters as Unicode (see
+    :data:`_SYMBOL_GLYPHS`); unchanged for other fonts and for characters not in the table."""
+    symbols = _SYMBOL_GLYPHS.get((font or "").strip().lower())
+    if symbols is None:
+        return text
+    return "".join(
+        symbols.get(ord(ch) - 0xF000 if 0xF000 <= ord(ch) <= 0xF0FF else ord(ch), ch) for ch in text
+    )
+
+
 def bullet_text(lvl_text: str, font: str | None = None) -> str:
-    """The visible bullet for a bullet level's ``w:lvlText`` written in ``font``."""
-    family = (font or "").strip().lower()
-    symbols = _SYMBOL_BULLETS.get(family)
+    """The visible bullet for a bullet level's ``w:lvlText`` written in ``font``.
+
+    A private-use character the font's table does not name is a bullet Word users know by
+    its byte whatever the font (``F0B7`` is the Symbol bullet even under Times New Roman).
+    """
+    shown = symbol_font_text(lvl_text, font)
     out = []
-    for ch in lvl_text:
+    for ch in shown:
         code = ord(ch)
         if 0xF000 <= code <= 0xF0FF:
-            byte = code - 0xF000
-            ch = (symbols or {}).get(byte) or _ANY_FONT_BULLETS.get(byte, "•")
-        elif symbols is not None and code in symbols:
-            ch = symbols[code]
+            ch = _ANY_FONT_BULLETS.get(code - 0xF000, "•")
         out.append(ch)
     return "".join(out).strip()

@@ -22,6 +22,7 @@ paragraph's spacing next to a paragraph of the same style.
 
 from __future__ import annotations
 
+from itertools import groupby
 from typing import Any
 
 from lxml import etree
@@ -37,6 +38,7 @@ from PySide6.QtGui import (
     QTextTable,
 )
 
+from ...docx.numformats import symbol_font_text
 from ...docx.table_grid import GridCell, TableGrid
 from ...docx.text import NoteNumbers, paragraph_mark_state
 from ...docx.xmlutil import W
@@ -269,16 +271,16 @@ class StoryBuilder:
                 run = seg.run
                 rpr = run.find(_RPR) if run is not None else None
                 run_props = resolver.run(rpr, style_id, table_style, in_table)
-                text = seg.text
-                script = "latin" if text.isascii() else script_of(text)
                 family = seg.element.get(W + "font") if seg.element is not None else None
+                text = symbol_font_text(seg.text, family or run_props.font)
+                script = "latin" if text.isascii() else script_of(text)
                 author = seg.revision.get(W + "author") if seg.revision is not None else None
                 commented = mode == "all" and bool(seg.comments)
                 start = cursor.position()
                 fmt = factory.char(run_props, role, author, commented, script, family, self._dark)
                 cursor.insertText(text, fmt)
                 if kind != "delete":
-                    record.spans.append((start - record.start, len(text), None))
+                    record.spans.extend(_text_spans(start - record.start, text, seg.text))
                 offset = start - record.start
                 if role == "insert" or role == "delete":
                     record.changed = True
@@ -493,6 +495,20 @@ def split_table(tbl: etree._Element, mode: str = "all") -> list[etree._Element |
             first = r
     parts.append(TablePart(tbl, first, len(grid.rows)))
     return parts
+
+
+def _text_spans(offset: int, shown: str, written: str) -> list[tuple[int, int, str | None]]:
+    """Spans of a run shown as ``shown`` for the ``written`` text (same length): a symbol shown
+    as its Unicode look-alike (see :func:`symbol_font_text`) still reads as written."""
+    if shown == written:
+        return [(offset, len(shown), None)]
+    spans: list[tuple[int, int, str | None]] = []
+    start = 0
+    for same, group in groupby(range(len(shown)), key=lambda k: shown[k] == written[k]):
+        length = len(list(group))
+        spans.append((offset + start, length, None if same else written[start : start + length]))
+        start += length
+    return spans
 
 
 def _dark(brush: QBrush) -> bool:
