@@ -3,7 +3,7 @@
 Steps: run ``packaging/reviewer.spec``; run the bundle's own ``--self-test`` offscreen (the
 report lands beside the bundle as ``selftest-report.json``); on Linux check that every Qt
 library the bundled plugins link to is inside the bundle; print the bundle's size and fail when
-it exceeds ``--max-mb`` (150 MB on Linux, the target of issue 9). Exit status 0 only when all
+it exceeds ``--max-mb`` (160 MB on Linux: issue 9's 150 plus the 7.2 MB of fonts issue 14 ships). Exit status 0 only when all
 passed, so CI and a release script can trust it.
 
 The installers (Inno Setup, dmg, tarball/AppImage) are made from the folder this leaves; see
@@ -23,8 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 SPEC = ROOT / "packaging" / "reviewer.spec"
 APP_NAME = "Reviewer"
-#: Issue 9's size target for the unpacked Linux bundle.
-LINUX_MAX_MB = 150.0
+#: Size target for the unpacked Linux bundle: issue 9's 150 MiB plus the bundled fonts (resources/fonts).
+LINUX_MAX_MB = 160.0
 #: Seconds the bundle's self-test may take (it takes a few; a hang must not stall CI).
 SELF_TEST_TIMEOUT_S = 120
 
