@@ -1,6 +1,7 @@
 """Benchmark the PyInstaller bundle against issue 9's targets: size and launch time.
 
-* size: the unpacked bundle on disk, as ``du -s`` counts it (target ≤ 160 MiB on Linux: issue 9's 150 plus the bundled fonts);
+* size: the unpacked bundle on disk, as ``du -s`` counts it (target ≤ 160 MiB on Linux: issue 9's
+  150 plus the bundled fonts);
 * launch: from starting the process until the main window has painted the first page of the
   sample contract (``reviewer --exit-on-first-paint``, see :mod:`reviewer_app.selftest.launch_probe`),
   median of ``--runs`` launches after one warm-up (target ≤ 1.5 s); the same from source

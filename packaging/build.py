@@ -3,8 +3,8 @@
 Steps: run ``packaging/reviewer.spec``; run the bundle's own ``--self-test`` offscreen (the
 report lands beside the bundle as ``selftest-report.json``); on Linux check that every Qt
 library the bundled plugins link to is inside the bundle; print the bundle's size and fail when
-it exceeds ``--max-mb`` (160 MB on Linux: issue 9's 150 plus the 7.2 MB of fonts issue 14 ships). Exit status 0 only when all
-passed, so CI and a release script can trust it.
+it exceeds ``--max-mb`` (160 MB on Linux: issue 9's 150 plus the 7.2 MB of fonts issue 14 ships).
+Exit status 0 only when all passed, so CI and a release script can trust it.
 
 The installers (Inno Setup, dmg, tarball/AppImage) are made from the folder this leaves; see
 ``packaging/README.md``. Runs with the interpreter whose packages are bundled (the project's venv).
