@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .docx import DocxOpenError, DocxReviewer
+from .docx.doc_lock import live_lock_owner
 
 PROG = "reviewer"
 #: Exit status for "this file cannot be opened" (and for usage errors, as argparse does).
@@ -56,6 +57,22 @@ def open_reviewer(path: str, author: str | None = None) -> DocxReviewer:
     except DocxOpenError as exc:
         raise CliError(str(exc)) from None
     return reviewer
+
+
+def refuse_files_open_in_reviewer(paths: list[str | None], force: bool) -> None:
+    """Refuse (exit 2) to read or write a document a Reviewer window holds, unless ``force``.
+
+    The window would save its own copy over whatever is written now, and the edit would be lost.
+    """
+    if force:
+        return
+    for path in paths:
+        owner = live_lock_owner(path) if path else None
+        if owner is not None:
+            raise CliError(
+                f'"{path}" is open in Reviewer {owner.describe()}, so nothing was written: close it '
+                "there first, or pass --force to write anyway."
+            )
 
 
 def write(text: str) -> None:

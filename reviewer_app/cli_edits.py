@@ -26,6 +26,7 @@ from .cli_common import (
     dump_json,
     open_reviewer,
     output_path,
+    refuse_files_open_in_reviewer,
     save_output,
     write,
 )
@@ -39,7 +40,8 @@ _EXIT_CODES = """\
 exit status:
   0  done: OUT was written{ran}
   1  OUT could not be written (disk full, no permission); FILE is unchanged
-  2  nothing was done: a usage error (such as a missing -o), FILE cannot be opened{inputs}
+  2  nothing was done: a usage error (such as a missing -o), FILE cannot be opened,
+     FILE or OUT is open in a Reviewer window (without --force){inputs}
 
 FILE is never changed in place: the result is written (atomically) to the file -o names,
 which may be FILE itself when you mean to overwrite it."""
@@ -59,6 +61,9 @@ def _edit_parser(
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("file", metavar="FILE", help="the .docx to read (it is not changed)")
+    parser.add_argument(
+        "--force", action="store_true", help="go ahead even when FILE or OUT is open in a Reviewer window"
+    )
     return parser
 
 
@@ -230,6 +235,7 @@ def run_finalize(path: str, output: str | None, strip_metadata: bool) -> int:
 
 def run_edit_command(ns: argparse.Namespace) -> int:
     """Dispatch a parsed edit command (one of :data:`EDIT_COMMANDS`)."""
+    refuse_files_open_in_reviewer([ns.file, ns.output], ns.force)
     if ns.command == "ops":
         return run_ops(ns.file, ns.batch, ns.output, ns.author)
     if ns.command == "apply":

@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from reviewer_app.docx.doc_lock import lock_file_for
 from reviewer_app.docx.reviewer import DocxReviewer
 from reviewer_app.ui.autosave import Autosaver, LockKeeper
 from reviewer_app.ui.document_controller import DocumentController
-from reviewer_app.ui.recovery import RecoveryStore, lock_file_for
+from reviewer_app.ui.recovery import RecoveryStore
 from reviewer_app.ui.recovery_dialog import RecoveryDialog, offer_recovery
 
 SAMPLE = Path(__file__).resolve().parents[1] / "resources" / "samples" / "sample-msa.docx"

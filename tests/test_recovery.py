@@ -15,17 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from reviewer_app.docx.doc_lock import DocumentLock, DocumentLockedError, lock_file_for, process_started
 from reviewer_app.ui.autosave import LockKeeper
 from reviewer_app.ui.document_controller import DocumentController
-from reviewer_app.ui.recovery import (
-    DocumentLock,
-    DocumentLockedError,
-    RecoveryStore,
-    lock_file_for,
-    process_started,
-    remove_stray_save_files,
-    word_owner,
-)
+from reviewer_app.ui.recovery import RecoveryStore, remove_stray_save_files, word_owner
 from reviewer_app.ui.recovery_dialog import open_document
 
 SAMPLE = Path(__file__).resolve().parents[1] / "resources" / "samples" / "sample-msa.docx"
@@ -164,7 +157,7 @@ def test_a_lock_held_by_another_process_refuses_and_a_dead_ones_is_taken_over(co
         [
             sys.executable,
             "-c",
-            "import sys; from reviewer_app.ui.recovery import DocumentLock;"
+            "import sys; from reviewer_app.docx.doc_lock import DocumentLock;"
             f"DocumentLock.acquire({str(contract)!r}, 'Alex'); print('held', flush=True); sys.stdin.read()",
         ],
         stdin=subprocess.PIPE,
@@ -180,7 +173,7 @@ def test_a_lock_held_by_another_process_refuses_and_a_dead_ones_is_taken_over(co
         holder.kill()  # a crash: the lock file stays behind
         holder.wait()
     assert lock_file_for(contract).exists()
-    with caplog.at_level("INFO", logger="reviewer_app.ui.recovery"):
+    with caplog.at_level("INFO", logger="reviewer_app.docx.doc_lock"):
         lock = DocumentLock.acquire(contract, "Sam")
     assert lock is not None and json.loads(lock_file_for(contract).read_text())["user"] == "Sam"
     assert "taking over the lock" in caplog.text

@@ -22,9 +22,10 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from ..docx.doc_lock import DocumentLock
 from ..docx.reviewer import DocxReviewer
 from .document_controller import DocumentController
-from .recovery import DocumentLock, RecoveryEntry, RecoveryStore, remove_stray_save_files
+from .recovery import RecoveryEntry, RecoveryStore, remove_stray_save_files
 
 log = logging.getLogger(__name__)
 

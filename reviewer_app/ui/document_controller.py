@@ -28,6 +28,7 @@ from ..agent.bridge import ReviewerBridge, create_reviewer_bridge
 from ..agent.review_queue import ReviewQueueBridge, create_review_queue_bridge
 from ..docx.atomic_write import copy_atomically
 from ..docx.comment_removal import delete_comment
+from ..docx.file_stamp import FileStamp
 from ..docx.journal import UndoEntry
 from ..docx.reviewer import DocxReviewer
 from ..docx.snapshot import Snapshot
@@ -134,6 +135,8 @@ class DocumentController(QObject):
         self._direct_bridge: ReviewerBridge | None = None
         self._backed_up: set[str] = set()
         self._never_saved_change = False
+        #: the document's file as it was opened or last saved here (None: no file, or unreadable)
+        self._disk_stamp: FileStamp | None = None
         #: the name shown for a document that has no file yet (a redline made by Compare with…)
         self.untitled_name = "Untitled.docx"
         self.undo_stack = QUndoStack(self)
@@ -204,6 +207,11 @@ class DocumentController(QObject):
         """True when the document has changes that are not saved."""
         return self._reviewer is not None and (not self.undo_stack.isClean() or self._never_saved_change)
 
+    def changed_on_disk(self) -> bool:
+        """True when another program wrote the document's file since it was opened or saved here."""
+        path = self.path
+        return self._disk_stamp is not None and path is not None and self._disk_stamp.changed(path)
+
     def current_bytes(self) -> bytes:
         return self.require().to_bytes()
 
@@ -215,6 +223,7 @@ class DocumentController(QObject):
         reviewer.snapshot()  # a file that opens but cannot be read fails here, before anything changes
         collect_due()  # the open's young objects, inside its wait rather than in the first scroll
         self._install(reviewer)
+        self._disk_stamp = FileStamp.of(path)
         return reviewer
 
     def open_bytes(self, data: bytes, path: str | None) -> DocxReviewer:
@@ -223,6 +232,7 @@ class DocumentController(QObject):
         reviewer.snapshot()
         collect_due()
         self._install(reviewer)
+        self._disk_stamp = FileStamp.of(path) if path else None
         self._never_saved_change = True  # recovered work is not on disk yet
         self._emit_modified()
         return reviewer
@@ -233,6 +243,7 @@ class DocumentController(QObject):
         self._review_bridge = None
         self._direct_bridge = None
         self._never_saved_change = False
+        self._disk_stamp = None
         self.undo_stack.clear()
         self.document_loaded.emit()
         self._emit_modified()
@@ -419,6 +430,7 @@ class DocumentController(QObject):
         assert self._review_bridge is not None
         self._review_bridge.save_document(target)  # saves atomically and moves the proposal queue along
         reviewer.package.path = target  # Save As: later saves and the window title follow the new name
+        self._disk_stamp = FileStamp.of(target)
         self._never_saved_change = False
         self.undo_stack.setClean()
         self._emit_modified()

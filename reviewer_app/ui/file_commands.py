@@ -63,6 +63,35 @@ class FileCommands:
         box.setDefaultButton(QMessageBox.StandardButton.Save)
         return QMessageBox.StandardButton(box.exec())
 
+    def ask_changed_on_disk(self) -> str:
+        """Reload, Save As… or Overwrite (or Cancel) when another program wrote the file since."""
+        name = self.window.document_name()
+        box = QMessageBox(
+            QMessageBox.Icon.Warning,
+            self.window.tr("File changed on disk"),
+            self.window.tr(
+                "{name} was changed by another program since you opened or saved it here. "
+                "Saving now would overwrite those changes."
+            ).format(name=name),
+            QMessageBox.StandardButton.Cancel,
+            self.window,
+        )
+        box.setObjectName("changedOnDiskBox")
+        box.setInformativeText(
+            self.window.tr(
+                "Reload shows the file as it is now (your unsaved changes here are dropped); "
+                "Save As… keeps both versions; Overwrite replaces the other program's changes."
+            )
+        )
+        choices = {
+            box.addButton(self.window.tr("Reload"), QMessageBox.ButtonRole.ActionRole): "reload",
+            box.addButton(self.window.tr("Save As…"), QMessageBox.ButtonRole.ActionRole): "save_as",
+            box.addButton(self.window.tr("Overwrite"), QMessageBox.ButtonRole.DestructiveRole): "overwrite",
+        }
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        box.exec()
+        return choices.get(box.clickedButton(), "cancel")
+
     def folder(self) -> str:
         path = self.controller.path
         if path:
@@ -132,6 +161,18 @@ class FileCommands:
         return self._save_to(path)
 
     def _save_to(self, path: str | None) -> bool:
+        current = self.controller.path
+        same_file = path is None or (
+            current is not None and os.path.abspath(path) == os.path.abspath(current)
+        )
+        if same_file and self.controller.changed_on_disk():
+            choice = self.ask_changed_on_disk()
+            if choice == "reload":
+                return self._reload()
+            if choice == "save_as":
+                return self.save_as()
+            if choice != "overwrite":
+                return False
         try:
             saved = self.controller.save(path, keep_backup=self.window.keep_backup())
         except OSError as exc:
@@ -145,6 +186,20 @@ class FileCommands:
             return False
         self.window.statusBar().showMessage(
             self.window.tr("Saved {name}").format(name=Path(saved).name), 4000
+        )
+        return True
+
+    def _reload(self) -> bool:
+        """Show the file as another program left it, dropping this window's unsaved changes."""
+        path = self.controller.path
+        assert path is not None
+        try:
+            self.window.services.locks.open(path)
+        except (DocxOpenError, OSError) as exc:
+            self.window.show_error(self.window.tr("Cannot open document"), str(exc))
+            return False
+        self.window.statusBar().showMessage(
+            self.window.tr("Reloaded {name}").format(name=Path(path).name), 4000
         )
         return True
 
