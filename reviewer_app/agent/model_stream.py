@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 from collections.abc import AsyncIterator, Awaitable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
@@ -105,6 +106,24 @@ def _is_transport_error(error: BaseException) -> bool:
     return isinstance(error, OSError | EOFError)
 
 
+#: how servers say a request is larger than the model's context (llama.cpp, Ollama, vLLM/OpenAI)
+_OVERFLOW = re.compile(
+    r"exceeds? the available context size|exceed_context_size|prompt too long|"
+    r"maximum context length|context length|context window",
+    re.IGNORECASE,
+)
+OVERFLOW_ADVICE = (
+    "The request is larger than the model's context window: set the model's context size in "
+    "Settings ▸ Model (or REVIEWER_CONTEXT_WINDOW) so Reviewer sizes its requests, or raise it on "
+    "the server (Ollama: num_ctx or OLLAMA_CONTEXT_LENGTH; llama.cpp: --ctx-size)."
+)
+
+
+def is_context_overflow(detail: str) -> bool:
+    """True when a server's refusal says the request did not fit the model's context."""
+    return bool(_OVERFLOW.search(detail))
+
+
 def describe_status(error: Any) -> str:
     status = getattr(error, "status_code", None)
     body = getattr(error, "body", None)
@@ -147,9 +166,9 @@ class ModelCaller:
                 verb = (
                     "did not answer" if status in (408, 409, 429) or status >= 500 else "refused the request"
                 )
-                yield ErrorEvent(
-                    f"the model server at {self.host} {verb}: {describe_status(error)}", self.host
-                )
+                detail = describe_status(error)
+                advice = f". {OVERFLOW_ADVICE}" if is_context_overflow(detail) else ""
+                yield ErrorEvent(f"the model server at {self.host} {verb}: {detail}{advice}", self.host)
                 return
             except anthropic.APIConnectionError as error:
                 cause = error.__cause__ or error

@@ -126,6 +126,12 @@ When you finish, summarize for the lawyer: what changed, where (clause number an
 why; what was skipped and why; what still needs their decision. Be brief and precise."""
 
 
+_COMPACT_WORK = """\
+Work. Read with get_document_outline then read_section (or find_text); copy block ids and handles \
+exactly, never invent one. Edit with suggest_changes, comment with add_comment. Act on every skip \
+reason; never claim a skipped change was made. Finish with a short summary for the lawyer."""
+
+
 def system_prompt(
     *,
     nonce: str,
@@ -135,9 +141,23 @@ def system_prompt(
     max_round_trips: int = 16,
     max_tool_calls: int = 40,
     max_live_reads: int = 6,
+    compact: bool = False,
 ) -> str:
-    """The ground rules in our own words, plus suggest_changes' capability text for ``options``."""
+    """The ground rules in our own words, plus suggest_changes' capability text for ``options``.
+
+    ``compact`` (the compact tool profile, :mod:`.profiles`): the same role, the same untrusted-text
+    rule and mode, with the reading, editing and summary advice in three sentences and no
+    capability text (the compact suggest_changes description carries what the model needs).
+    """
     document = f" (file name: {quoted(document_name)})" if document_name else ""
+    if compact:
+        parts = [
+            _ROLE.format(document=document),
+            _UNTRUSTED.format(nonce=nonce),
+            _COMPACT_WORK,
+            _REVIEW if review_mode else _TRACKED,
+        ]
+        return "\n\n".join(parts)
     capabilities = describe_suggest_changes_capabilities(options)
     parts = [
         _ROLE.format(document=document),

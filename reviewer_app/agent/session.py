@@ -28,15 +28,18 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .context_budget import Budget, ContextTooSmallError, estimate_tokens, fit_result
 from .events import AgentEvent, ErrorEvent, Retry, TextDelta, ToolCall, TurnDone
 from .history import NOT_RUN_ENDED, append_user_text, assistant_content, render, repair
 from .host_tools import HostTool
+from .model_info import discover
 from .model_stream import ModelCaller, Response, StopGuard, Stopped, host_of_client
-from .prompt import continuation_note, new_nonce, system_prompt
+from .profiles import choose_profile, definitions_for, options_for, preamble_tokens
+from .prompt import DOCUMENT_TEXT_TOOLS, continuation_note, new_nonce, system_prompt
 from .review_queue import ReviewQueueBridge
-from .settings import AgentNotConfiguredError, AgentSettings
+from .settings import AgentNotConfiguredError, AgentSettings, is_anthropic_endpoint
 from .suggest_changes import SuggestChangesOptions
-from .tools import get_tool_definitions, to_anthropic_tools
+from .tools import to_anthropic_tools
 from .transcript import STOPPED_BY_USER, Transcript, TranscriptStore
 from .turn_tools import TurnTools
 
@@ -85,6 +88,8 @@ class Turn:
     running: asyncio.Future[Any] | None = None
     text_buffer: list[str] = field(default_factory=list)
     stop_reason: str | None = None
+    #: the outcome of the last tool call run (the pipeline reads its statuses)
+    last_outcome: Any = None
 
     @property
     def ran(self) -> list[dict[str, Any]]:
@@ -132,20 +137,15 @@ class AgentSession:
         self.bridge = bridge
         self._client = client_or_settings
         self._owns_client = client_or_settings is None
-        self.options = options or SuggestChangesOptions(max_operations=self.settings.max_operations)
+        self.host_options = options or SuggestChangesOptions(max_operations=self.settings.max_operations)
         self.review_mode = isinstance(bridge, ReviewQueueBridge) if review_mode is None else review_mode
         self.nonce = new_nonce()
-        self.tools = to_anthropic_tools(get_tool_definitions(self.options))
+        self.document_name = document_name
         self.host_tools = {tool.name: tool for tool in host_tools}
-        self.system_prompt = system_prompt(
-            nonce=self.nonce,
-            review_mode=self.review_mode,
-            options=self.options,
-            document_name=document_name,
-            max_round_trips=self.settings.max_round_trips,
-            max_tool_calls=self.settings.max_tool_calls,
-            max_live_reads=self.settings.max_live_reads,
-        )
+        #: the context window (a setting, or learned from the server on the first turn)
+        self.context_window = self.settings.context_window
+        self._room_asked = self.context_window is not None or is_anthropic_endpoint(self.settings.base_url)
+        self.use_profile(self._chosen_profile())
         self.store = store
         self.transcript = transcript or Transcript()
         self.transcript.model = self.settings.model
@@ -158,6 +158,62 @@ class AgentSession:
         self._turn: Turn | None = None
         #: the most recent turn (also after it ended or was cancelled): what ran, usage, counters
         self.last_turn: Turn | None = None
+
+    # ------------------------------------------------------------------ profile and budget
+    def use_profile(self, profile: str) -> None:
+        """Give the model ``profile``'s tools, options and system prompt (see :mod:`.profiles`)."""
+        self.profile = profile
+        self.options = options_for(profile, self.host_options)
+        self.tools = to_anthropic_tools(definitions_for(profile, self.host_options))
+        self.system_prompt = system_prompt(
+            nonce=self.nonce,
+            review_mode=self.review_mode,
+            options=self.options,
+            document_name=self.document_name,
+            max_round_trips=self.settings.max_round_trips,
+            max_tool_calls=self.settings.max_tool_calls,
+            max_live_reads=self.settings.max_live_reads,
+            compact=profile == "compact",
+        )
+
+    def _chosen_profile(self) -> str:
+        compact = definitions_for("compact", self.host_options)
+        prompt = system_prompt(nonce=self.nonce, review_mode=self.review_mode, compact=True)
+        weight = preamble_tokens(prompt, to_anthropic_tools(compact))
+        settings = self.settings
+        return choose_profile(settings.tool_profile, self.context_window, settings.max_tokens, weight)
+
+    @property
+    def budget(self) -> Budget | None:
+        """What one request may spend, when the model's context window is known."""
+        if self.context_window is None:
+            return None
+        return Budget(self.context_window, self.settings.max_tokens)
+
+    async def _learn_room(self) -> None:
+        """Ask a non-Anthropic server for its model's window once, and pick the profile it affords."""
+        if self._room_asked:
+            return
+        self._room_asked = True
+        info = await self._guard.run(discover(self.settings.base_url or "", self.settings.model))
+        if info.context_window:
+            self.context_window = info.context_window
+            log.info("the model's context window is %s tokens (%s)", info.context_window, info.source)
+            self.use_profile(self._chosen_profile())
+
+    def _room_left(self, turn: Turn) -> int:
+        """Tokens a new read result may take (large when unbounded).
+
+        Half the room the conversation has under the window, less the results already collected
+        for the same reply: the next read still fits, and older reads give way when they must
+        (:meth:`.Budget.fit_history`).
+        """
+        budget = self.budget
+        if budget is None:
+            return 1 << 30
+        room = budget.input_limit - preamble_tokens(self.system_prompt, self._offered_tools())
+        pending = [{"role": "user", "content": list(turn.results)}] if turn.results else []
+        return room // 2 - (estimate_tokens(render(pending, self.nonce)) if pending else 0)
 
     # ------------------------------------------------------------------ public API
     @property
@@ -257,6 +313,8 @@ class AgentSession:
             yield self._done(turn, "error")
             return
         try:
+            await self._learn_room()
+            turn.tools.options = self.options
             while True:
                 turn.round_trips += 1
                 turn.response = response = Response()
@@ -310,6 +368,11 @@ class AgentSession:
         except Stopped:
             await self._settle_stop(turn)
             yield self._done(turn, "cancelled", STOPPED_BY_USER)
+        except ContextTooSmallError as error:
+            self._close_results(turn, NOT_RUN_ENDED)
+            self._pending_note = "[The previous request was too large for the model's context.]"
+            yield ErrorEvent(str(error), self.settings.host)
+            yield self._done(turn, "error")
         except Exception as error:  # a bug of ours must not take the app down with it
             log.exception("the agent loop failed")
             self._close_results(turn, NOT_RUN_ENDED)
@@ -330,7 +393,10 @@ class AgentSession:
             outcome = turn.tools.refused(use_id, name, refusal)
         else:
             envelope = await self._execute(turn, name, args)
+            if name in DOCUMENT_TEXT_TOOLS and envelope.get("ok") and self.budget is not None:
+                envelope = {**envelope, "result": fit_result(envelope.get("result"), self._room_left(turn))}
             outcome = turn.tools.outcome(use_id, name, args, envelope)
+        turn.last_outcome = outcome
         turn.results.append(outcome.block())
         yield outcome.result_event
         if outcome.edit_event is not None:
@@ -412,23 +478,39 @@ class AgentSession:
         caching = self.settings.prompt_caching
         ephemeral = {"type": "ephemeral"}
         system: Any = self.system_prompt
-        offered = [d for tool in self.host_tools.values() if (d := tool.definition()) is not None]
-        tools = [*self.tools, *offered]
+        tools = self._offered_tools()
+        max_tokens = self.settings.max_tokens
+        budget = self.budget
+        if budget is not None:
+            fixed = preamble_tokens(self.system_prompt, tools)
+            self.transcript.messages = budget.fit_history(
+                fixed, self.messages, lambda m: estimate_tokens(self.rendered_messages(messages=m))
+            )
+            max_tokens = budget.reply
         if caching:
             system = [{"type": "text", "text": self.system_prompt, "cache_control": ephemeral}]
             tools = [*tools[:-1], {**tools[-1], "cache_control": ephemeral}] if tools else tools
         return {
             "model": self.settings.model,
-            "max_tokens": self.settings.max_tokens,
+            "max_tokens": max_tokens,
             "system": system,
-            "tools": tools,
+            **({"tools": tools} if tools else {}),
             "messages": self.rendered_messages(cache_last=caching),
             "timeout": self._timeout,
         }
 
-    def rendered_messages(self, cache_last: bool = False) -> list[dict[str, Any]]:
+    def _offered_tools(self) -> list[dict[str, Any]]:
+        """The profile's tools, then the host tools that offer themselves on this request."""
+        if self.profile == "pipeline":
+            return []
+        offered = [d for tool in self.host_tools.values() if (d := tool.definition()) is not None]
+        return [*self.tools, *offered]
+
+    def rendered_messages(
+        self, cache_last: bool = False, messages: list[dict[str, Any]] | None = None
+    ) -> list[dict[str, Any]]:
         """The history as it is sent: document-text results fenced with this session's nonce."""
-        return render(self.messages, self.nonce, cache_last)
+        return render(self.messages if messages is None else messages, self.nonce, cache_last)
 
     # ------------------------------------------------------------------ history and transcript
     def _append_user_text(self, text: str) -> None:

@@ -41,6 +41,8 @@ API_KEY_ENV = "ANTHROPIC_API_KEY"
 SERVER_API_KEY_ENV = "REVIEWER_SERVER_API_KEY"
 BASE_URL_ENV = "ANTHROPIC_BASE_URL"
 MODEL_ENV = "REVIEWER_MODEL"
+CONTEXT_ENV = "REVIEWER_CONTEXT_WINDOW"
+API_STYLE_ENV = "REVIEWER_API_STYLE"
 #: What a server without a key of its own gets (most local servers ignore the key; the SDK sends one).
 LOCAL_PLACEHOLDER_KEY = "not-needed"
 
@@ -187,15 +189,26 @@ class AgentSettings:
     prompt_caching: bool = True
     #: run tools in a worker thread (headless only: a live Qt document must stay on its thread)
     tools_in_thread: bool = False
+    #: the model's context window in tokens; None: ask the server (Ollama, llama.cpp), else unbounded
+    context_window: int | None = None
+    #: what the model is given: "auto" (from the window), "full", "compact" or "pipeline" (no tools)
+    tool_profile: str = "auto"
+    #: the server's API: "anthropic" (Messages API) or "openai" (/v1/chat/completions)
+    api_style: str = "anthropic"
 
     @classmethod
     def from_environment(cls, **overrides: Any) -> AgentSettings:
-        """Defaults, then ``ANTHROPIC_BASE_URL`` / ``REVIEWER_MODEL``, then ``overrides`` (None = unset)."""
+        """Defaults, then ``ANTHROPIC_BASE_URL`` / ``REVIEWER_MODEL`` / ``REVIEWER_CONTEXT_WINDOW`` /
+        ``REVIEWER_API_STYLE``, then ``overrides`` (None = unset)."""
         values: dict[str, Any] = {}
         if os.environ.get(BASE_URL_ENV):
             values["base_url"] = os.environ[BASE_URL_ENV]
         if os.environ.get(MODEL_ENV):
             values["model"] = os.environ[MODEL_ENV]
+        if os.environ.get(CONTEXT_ENV, "").strip().isdigit():
+            values["context_window"] = int(os.environ[CONTEXT_ENV])
+        if os.environ.get(API_STYLE_ENV) in ("anthropic", "openai"):
+            values["api_style"] = os.environ[API_STYLE_ENV]
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)
 
@@ -234,7 +247,17 @@ class AgentSettings:
         return anthropic.Timeout(connect=self.connect_timeout_s, read=idle, write=max(idle, 30.0), pool=idle)
 
     def make_client(self) -> Any:
-        """A new ``anthropic.AsyncAnthropic`` for these settings (the caller closes it)."""
+        """A new client for these settings (the caller closes it).
+
+        ``anthropic.AsyncAnthropic``, or for ``api_style="openai"`` the chat-completions client
+        (:mod:`.openai_chat`), which offers the same ``messages.stream`` to the loop.
+        """
+        if self.api_style == "openai":
+            from .openai_chat import OpenAIChatClient
+
+            return OpenAIChatClient(
+                self.base_url or DEFAULT_BASE_URL, self.effective_api_key(), self.request_timeout()
+            )
         import anthropic
 
         kwargs: dict[str, Any] = {

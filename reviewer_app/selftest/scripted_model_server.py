@@ -69,6 +69,7 @@ __all__ = [
     "fast_settings",
     "kinds",
     "reply",
+    "request_tokens",
     "result_text",
     "text",
     "tool",
@@ -106,12 +107,20 @@ class _Handler(BaseHTTPRequestHandler):
             body = json.loads(raw or b"{}")
         except json.JSONDecodeError:
             body = {"_unparsable": raw.decode("utf-8", "replace")}
-        if self.path.split("?")[0] != "/v1/messages":
+        owner = self.server.owner
+        path = self.path.split("?")[0]
+        if path == "/api/show" and owner.advertises("ollama"):
+            self._json(200, owner.ollama_show())
+            return
+        if path != "/v1/messages":
             self._json(404, {"type": "error", "error": {"type": "not_found_error", "message": self.path}})
             return
-        owner = self.server.owner
         headers = {k.lower(): v for k, v in self.headers.items()}
         owner._record(Recorded(self.path, headers, body, arrived))
+        refusal = owner.context_refusal(body)
+        if refusal is not None:
+            self._json(400, refusal)
+            return
         item = owner._next_item(body)
         if item is None:
             self._json(500, Status(500, message="the fake server's script is exhausted").body())
@@ -121,6 +130,13 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(item.code, item.body(), headers)
             return
         self._stream(item, body)
+
+    def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+        owner = self.server.owner
+        if self.path.split("?")[0] == "/props" and owner.advertises("llama.cpp"):
+            self._json(200, {"default_generation_settings": {"n_ctx": owner.context_tokens}})
+            return
+        self._json(404, {"error": "not found"})
 
     def _json(self, code: int, data: dict[str, Any], headers: dict[str, str] | None = None) -> None:
         payload = json.dumps(data).encode()
@@ -184,8 +200,25 @@ class _Server(ThreadingHTTPServer):
 class FakeAnthropic:
     """The fake server; use as a context manager (``with FakeAnthropic(script) as server:``)."""
 
-    def __init__(self, script: list[ScriptItem] | None = None) -> None:
+    def __init__(
+        self,
+        script: list[ScriptItem] | None = None,
+        *,
+        context_tokens: int | None = None,
+        context_style: str = "llama.cpp",
+        advertise_context: bool = True,
+    ) -> None:
+        """``context_tokens``: behave like a local model with that window: a request whose
+        estimated size (:func:`request_tokens`) plus its max_tokens exceeds it is refused with
+        the error ``context_style`` ("llama.cpp" or "ollama") returns, and, with
+        ``advertise_context``, the window is reported on ``GET /props`` (llama.cpp) or
+        ``POST /api/show`` (Ollama). ``sizes`` records every request's estimate.
+        """
         self.script: list[ScriptItem] = list(script or [])
+        self.context_tokens = context_tokens
+        self.context_style = context_style
+        self.advertise_context = advertise_context
+        self.sizes: list[int] = []
         self.requests: list[Recorded] = []
         #: (perf_counter time, event name, data) for every SSE event written
         self.sent: list[tuple[float, str, dict[str, Any]]] = []
@@ -246,6 +279,38 @@ class FakeAnthropic:
     def _sent(self, name: str, data: dict[str, Any]) -> None:
         self.sent.append((time.perf_counter(), name, data))
 
+    # ------------------------------------------------------------------ a local model's window
+    def context_refusal(self, body: dict[str, Any]) -> dict[str, Any] | None:
+        """The error body a local server returns for a request over its window, or None."""
+        size = request_tokens(body)
+        self.sizes.append(size)
+        if self.context_tokens is None or size + int(body.get("max_tokens") or 0) <= self.context_tokens:
+            return None
+        if self.context_style == "ollama":
+            over = size + int(body.get("max_tokens") or 0) - self.context_tokens
+            message = f"prompt too long; exceeded max context length by {over} tokens"
+            return {"type": "error", "error": {"type": "invalid_request_error", "message": message}}
+        return {
+            "error": {
+                "code": 400,
+                "message": "the request exceeds the available context size, try increasing it",
+                "type": "exceed_context_size_error",
+                "n_prompt_tokens": size,
+                "n_ctx": self.context_tokens,
+            }
+        }
+
+    def advertises(self, style: str) -> bool:
+        return bool(self.context_tokens and self.advertise_context and self.context_style == style)
+
+    def ollama_show(self) -> dict[str, Any]:
+        """Ollama's /api/show for a model whose model file sets num_ctx to the window."""
+        return {
+            "model_info": {"general.architecture": "llama", "llama.context_length": 131072},
+            "parameters": f"num_ctx                        {self.context_tokens}\nstop <|eot_id|>",
+            "capabilities": ["completion", "tools"],
+        }
+
     # ------------------------------------------------------------------ reading what was sent
     @property
     def bodies(self) -> list[dict[str, Any]]:
@@ -254,6 +319,20 @@ class FakeAnthropic:
     def last_results(self) -> list[dict[str, Any]]:
         """The tool_result blocks of the last request."""
         return tool_results(self.requests[-1].body) if self.requests else []
+
+
+def request_tokens(body: dict[str, Any]) -> int:
+    """A request's input size the way the agent estimates it: JSON characters / 3.5, rounded up.
+
+    System, tools and messages, compactly serialized; a stand-in for a tokenizer (stated, not
+    exact), the same yardstick on both sides so a test can check the agent keeps under a window.
+    """
+    parts = [body.get(key) for key in ("system", "tools", "messages") if body.get(key)]
+    chars = sum(
+        len(part if isinstance(part, str) else json.dumps(part, ensure_ascii=False, separators=(",", ":")))
+        for part in parts
+    )
+    return -(-chars * 2 // 7)
 
 
 # ----------------------------------------------------------------------------- driving a session

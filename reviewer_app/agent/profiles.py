@@ -1,0 +1,134 @@
+"""Tool profiles: what the model is given before the document, sized to the model's context.
+
+``full``: the 16 tools with their full descriptions and every suggest_changes operation type
+(about 11k tokens before any document text; cheap on Anthropic's API with prompt caching).
+``compact``: the six tools a review needs, one-line descriptions, and suggest_changes cut, with
+the tool contract's own host option (``operation_types``), to four operation types and the keys
+they need, for a laptop's 7-8B model with a context of a few thousand tokens. ``pipeline``: no
+tools at all; the document goes as Markdown and the model answers with edit JSON
+(:mod:`.pipeline_turn`), for a model that cannot call tools.
+
+``auto`` picks from the context window (:func:`choose_profile`): full when it is unknown or
+large, compact when the compact preamble leaves room to read, else the pipeline.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from .context_budget import Budget, estimate_tokens
+from .suggest_changes import SuggestChangesOptions, resolve_options, suggest_changes_input_schema
+from .tool_descriptions import COMPACT_DESCRIPTIONS, COMPACT_SUGGEST_CHANGES
+from .tools import get_tool_definitions
+
+PROFILES = ("auto", "full", "compact", "pipeline")
+#: the compact profile's tools, in registry order
+COMPACT_TOOLS = (
+    "read_document",
+    "get_document_outline",
+    "read_section",
+    "find_text",
+    "add_comment",
+    "suggest_changes",
+)
+#: the operation types the compact profile offers: enough to reword, rewrite, insert and delete
+COMPACT_TYPES = ("replaceInBlock", "insertAfterBlock", "replaceBlock", "deleteBlock")
+#: the keys a compact operation carries (the others exist, but a small model does better without)
+_COMPACT_KEYS = ("type", "blockId", "find", "replace", "text", "comment")
+#: the full profile from this window up (the full preamble is ~11k tokens)
+FULL_PROFILE_MIN_CONTEXT = 32_768
+#: the compact profile needs this much room for reads on top of its preamble
+MIN_READ_ROOM = 1_500
+
+
+def compact_options(options: SuggestChangesOptions | None) -> SuggestChangesOptions:
+    """The host's options with the operation types cut to :data:`COMPACT_TYPES`."""
+    resolved = resolve_options(options)
+    return SuggestChangesOptions(
+        operation_types=COMPACT_TYPES,
+        review_meta="optional",
+        max_operations=resolved.max_operations,
+        document_version=resolved.document_version,
+    )
+
+
+def _compact_suggest_changes(options: SuggestChangesOptions) -> dict[str, Any]:
+    schema = suggest_changes_input_schema(options)
+    item = schema["properties"]["operations"]["items"]
+    props = item["properties"]
+    item["properties"] = {key: props[key] for key in _COMPACT_KEYS if key in props}
+    for key, value in item["properties"].items():
+        if key != "type":
+            value.pop("description", None)
+    item["properties"]["type"]["description"] = COMPACT_SUGGEST_CHANGES["types"]
+    schema["properties"]["operations"].pop("description", None)
+    return {
+        "name": "suggest_changes",
+        "description": COMPACT_SUGGEST_CHANGES["description"],
+        "inputSchema": schema,
+    }
+
+
+def compact_tool_definitions(options: SuggestChangesOptions | None = None) -> list[dict[str, Any]]:
+    """The compact profile's definitions (provider-neutral, like :func:`.tools.get_tool_definitions`)."""
+    cut = compact_options(options)
+    out = []
+    for definition in get_tool_definitions(cut):
+        name = definition["name"]
+        if name not in COMPACT_TOOLS:
+            continue
+        if name == "suggest_changes":
+            out.append(_compact_suggest_changes(cut))
+            continue
+        schema = copy.deepcopy(definition["inputSchema"])
+        _drop_nested_descriptions(schema)
+        out.append({"name": name, "description": COMPACT_DESCRIPTIONS[name], "inputSchema": schema})
+    return out
+
+
+def _drop_nested_descriptions(schema: dict[str, Any]) -> None:
+    """Keep the property descriptions a model needs to fill a call; drop those of nested handles."""
+    for value in (schema.get("properties") or {}).values():
+        if isinstance(value, dict) and value.get("type") == "object":
+            _strip(value)
+
+
+def _strip(schema: Any) -> None:
+    if isinstance(schema, dict):
+        schema.pop("description", None)
+        for value in schema.values():
+            _strip(value)
+    elif isinstance(schema, list):
+        for value in schema:
+            _strip(value)
+
+
+def definitions_for(profile: str, options: SuggestChangesOptions | None) -> list[dict[str, Any]]:
+    """The tool definitions of ``profile`` (``pipeline`` has none)."""
+    if profile == "compact":
+        return compact_tool_definitions(options)
+    if profile == "pipeline":
+        return []
+    return get_tool_definitions(options)
+
+
+def options_for(profile: str, options: SuggestChangesOptions | None) -> SuggestChangesOptions | None:
+    """The suggest_changes options a profile's calls are checked with."""
+    return compact_options(options) if profile == "compact" else options
+
+
+def choose_profile(setting: str, context_window: int | None, max_tokens: int, compact_preamble: int) -> str:
+    """The profile a session uses: the setting, or for ``auto`` the one the window affords."""
+    if setting != "auto":
+        return setting
+    if context_window is None or context_window >= FULL_PROFILE_MIN_CONTEXT:
+        return "full"
+    if Budget(context_window, max_tokens).input_limit >= compact_preamble + MIN_READ_ROOM:
+        return "compact"
+    return "pipeline"
+
+
+def preamble_tokens(system: str, tools: list[dict[str, Any]]) -> int:
+    """Estimated tokens of what every request carries before the conversation."""
+    return estimate_tokens(system) + (estimate_tokens(tools) if tools else 0)
