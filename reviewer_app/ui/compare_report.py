@@ -24,6 +24,7 @@ _KINDS = {
     "header": ("{n} header", "{n} headers"),
     "footer": ("{n} footer", "{n} footers"),
     "comment": ("{n} comment", "{n} comments"),
+    "textBox": ("{n} text box", "{n} text boxes"),
 }
 #: most detail lines listed; the rest are counted
 _MAX_DETAILS = 25

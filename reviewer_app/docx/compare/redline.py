@@ -35,6 +35,7 @@ from ..document import WordDocument
 from ..edit.batch import ContractError, parse_batch
 from ..edit.engine import Applier
 from ..edit.stamp import RevisionStamp, Stamper, utc_now
+from ..stories import story_blocks
 from ..xmlutil import W14, W
 from .align import align
 from .errors import CompareOptionError
@@ -47,6 +48,7 @@ from .redline_ops import SPLIT_SEPARATOR, Planned, StoryPlan
 from .redline_plan import plan_story
 from .stories import Story, StoryDocument, pair_stories, read_stories, story_roots
 from .style_import import StyleImport
+from .units import UnitReader, unit_report
 
 DEFAULT_AUTHOR = "Reviewer compare"
 VIEWS = ("original", "final")
@@ -73,6 +75,10 @@ class _Writer:
 
     def refuse(self, reason: str) -> None:
         self.skipped.append({"id": f"redline-{next(self.op_ids)}", "reason": reason})
+
+    def report(self, left_out: list[dict[str, Any]]) -> None:
+        """Differences found but not written (``reason`` and ``place``), listed with the refusals."""
+        self.skipped.extend({"id": f"redline-{next(self.op_ids)}", **entry} for entry in left_out)
 
     def write(self, story: Story, plan: StoryPlan) -> None:
         """Apply ``plan`` to ``story`` of the base document: the plan, fallbacks, then splits."""
@@ -171,6 +177,17 @@ class _Writer:
         return good
 
 
+def _write_twin(
+    writer: _Writer, twin: Story, revised: Story, props: RevisedProperties, budget: Budget
+) -> None:
+    """Write a text box's fallback copy like the box itself, so a reader of either sees the same
+    change; what it refuses repeats what the box refused and is reported once."""
+    reported = len(writer.skipped)
+    events = align(entries(twin.blocks), entries(revised.blocks), budget)
+    writer.write(twin, plan_story(events, props, budget, itertools.count(1)))
+    del writer.skipped[reported:]
+
+
 def _following(el: etree._Element) -> etree._Element | None:
     """The block after ``el`` (after its outermost table when ``el`` sits in one)."""
     tables = list(el.iterancestors(_TBL))
@@ -249,6 +266,9 @@ def generate_redline_docx(
             continue
         events = align(entries(b.blocks), entries(r.blocks), budget)
         writer.write(b, plan_story(events, props, budget, move_ids))
+        writer.report(unit_report(events, UnitReader(doc, b.part), UnitReader(revised_doc, r.part), b.handle))
+        for twin in b.twins:
+            _write_twin(writer, Story(b.handle, b.part, twin, story_blocks(doc, twin)), r, props, budget)
     _unique_para_ids(doc, before)
     report = apply_to_package(doc.package, doc.main_part, transforms)
     return {

@@ -35,6 +35,7 @@ from .redline_ops import (
     find_moves,
     range_op,
 )
+from .units import holds_object
 
 #: How far (in alignment events) a paragraph added in a cell looks for a neighbour of its cell.
 _HOST_WINDOW = 200
@@ -129,15 +130,21 @@ class Planner:
         anyone = [e for e in self.base if e.block.element is not None]
         self.last = body[-1] if body else (anyone[-1] if anyone else None)
         # The story's last paragraph, when it ends the story and ends up with no words (it is
-        # deleted, or blank and paired with a blank), can take what the revised version adds at
-        # the end *before* it: insertions before one anchor land in order, tables included, all
-        # in the first pass (after it, a new table must wait for a pass of its own).
+        # deleted, or blank, holding no picture or equation, and paired with a blank), can take
+        # what the revised version adds at the end *before* it: insertions before one anchor
+        # land in order, tables included, all in the first pass (after it, a new table must wait
+        # for a pass of its own).
         last = self.last
         wordless = {
             id(e.base)
             for e in self.events
             if (e.kind == "base" and id(e.base) not in self.move)
-            or (e.kind == "pair" and not e.base.key and not e.revised.key)
+            or (
+                e.kind == "pair"
+                and not e.base.key
+                and not e.revised.key
+                and not holds_object(e.base.block.element)
+            )
         }
         self.end_before = last is not None and anyone[-1] is last and id(last) in wordless
 

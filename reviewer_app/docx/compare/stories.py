@@ -7,11 +7,17 @@ another tool often renumbers its relationship ids while keeping "the first heade
 The edit engine works on a :class:`~..document.WordDocument`'s main story. :class:`StoryDocument`
 presents one header, footer or note as that main story (same package, its own part and container),
 so a redline writes into every paired story with the engine's tested markup, one batch per story.
+
+A text box (``w:txbxContent`` in a drawing or VML shape) is a story of its own: its paragraphs
+are not the host paragraph's text. Boxes pair by their order in the document (``textBox`` with
+its ``index``). A box drawn both as DrawingML (``mc:Choice``) and as its VML fallback
+(``mc:Fallback``) is one box: it is read from the choice, and the fallback copy is kept in
+:attr:`Story.twins` so a redline writes the same changes into both.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from lxml import etree
@@ -21,9 +27,16 @@ from ..blocks import Block
 from ..document import WordDocument
 from ..snapshot import SnapshotCache
 from ..stories import story_blocks, story_containers
+from ..xmlutil import MC, W
 
 _NOTE_PARTS = {"footnote": xmlutil.REL_FOOTNOTES, "endnote": xmlutil.REL_ENDNOTES}
 _STORY_PARTS = ("header", "footer", "footnotes", "endnotes", "comments")
+_BOX, _ALTERNATE, _CHOICE, _FALLBACK = (
+    W + "txbxContent",
+    MC + "AlternateContent",
+    MC + "Choice",
+    MC + "Fallback",
+)
 
 
 @dataclass(slots=True)
@@ -34,6 +47,8 @@ class Story:
     part: str
     container: etree._Element
     blocks: list[Block]
+    #: the same text box's fallback copies (VML under ``mc:Fallback``), written like the box
+    twins: list[etree._Element] = field(default_factory=list)
 
 
 def read_stories(doc: WordDocument) -> list[Story]:
@@ -47,7 +62,33 @@ def read_stories(doc: WordDocument) -> list[Story]:
             part = doc.part_name(_NOTE_PARTS[kind])
         if part is not None:
             found.append(Story(handle, part, container, story_blocks(doc, container)))
+    boxes = [(story.part, box) for story in found for box in _boxes(story.container)]
+    for index, (part, box) in enumerate(boxes, start=1):
+        story = Story({"type": "textBox", "index": index}, part, box, story_blocks(doc, box))
+        story.twins = _fallback_twins(box)
+        found.append(story)
     return found
+
+
+def _boxes(container: etree._Element) -> list[etree._Element]:
+    """Text boxes drawn in ``container`` (boxes in boxes too), in document order, fallback
+    copies left out."""
+    return [box for box in container.iter(_BOX) if next(box.iterancestors(_FALLBACK), None) is None]
+
+
+def _fallback_twins(box: etree._Element) -> list[etree._Element]:
+    """The fallback copy of a box drawn in an ``mc:Choice``: the box at the same place among the
+    fallback's boxes (same count on both sides, or none is taken)."""
+    choice = next(box.iterancestors(_CHOICE), None)
+    alternate = choice.getparent() if choice is not None else None
+    if alternate is None or alternate.tag != _ALTERNATE:
+        return []
+    fallback = alternate.find(_FALLBACK)
+    if fallback is None:
+        return []
+    ours = [b for b in choice.iter(_BOX) if next(b.iterancestors(_CHOICE)) is choice]
+    theirs = [b for b in fallback.iter(_BOX) if next(b.iterancestors(_FALLBACK)) is fallback]
+    return [theirs[ours.index(box)]] if len(ours) == len(theirs) else []
 
 
 def story_roots(doc: WordDocument) -> list[tuple[str, etree._Element]]:
@@ -67,6 +108,8 @@ def _identity(handle: dict[str, Any]) -> tuple[str, Any]:
         return kind, handle.get("relationshipId")
     if kind in _NOTE_PARTS:
         return kind, handle.get("noteId")
+    if kind == "textBox":
+        return kind, handle.get("index")
     return kind, None
 
 

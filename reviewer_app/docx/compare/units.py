@@ -1,0 +1,152 @@
+"""What a paragraph holds besides its words: equations, pictures, other drawings, text boxes.
+
+A block's text (and so its comparison key) is its words; an equation (``m:oMath``), a picture
+or a shape sits in the paragraph as one object the words do not show. Each such object is a
+*unit*: two paragraphs with the same words but another equation, or a picture replaced, added
+or removed, differ. A picture is known by the bytes of its image part, not by its relationship
+id (each package numbers those its own way). A text box's paragraphs are a story of their own
+(:mod:`.stories`); here the box counts only as the object it is drawn in.
+
+The redline writes words through the edit engine, which writes text; a unit the revised version
+added or changed cannot be written that way, so :func:`unit_report` names each such difference,
+with its place, for the redline's report (a difference left out must never be silent). It names
+a space turned into a non-breaking one too: the comparison key normalizes both to a space.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from lxml import etree
+
+from ..document import WordDocument
+from ..xmlutil import MC, R, W
+from .align import Event
+
+M = "{http://schemas.openxmlformats.org/officeDocument/2006/math}"
+_A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
+_V = "{urn:schemas-microsoft-com:vml}"
+_OBJECTS = frozenset((W + "drawing", W + "pict", W + "object"))
+_SKIP = frozenset((W + "txbxContent", MC + "Fallback", W + "pPr", W + "rPr", W + "delText"))
+_DELETED = frozenset((W + "del", W + "moveFrom"))
+#: How a unit reads in a report.
+_NAMES = {"equation": "an equation", "picture": "a picture", "text box": "a text box", "drawing": "a drawing"}
+_EXCERPT = 40
+
+
+class UnitReader:
+    """Reads the units of one version's paragraphs, knowing its package (for picture bytes)."""
+
+    def __init__(self, doc: WordDocument, part: str) -> None:
+        self.package = doc.package
+        self.targets = {rel.rel_id: rel.target for rel in doc.package.relationships(part) if not rel.external}
+        self._hashes: dict[str, str] = {}
+
+    def _picture(self, rel_id: str | None) -> str:
+        target = self.targets.get(rel_id or "")
+        if target is None or not self.package.has_part(target):
+            return "picture"
+        if target not in self._hashes:
+            self._hashes[target] = hashlib.sha1(self.package.read_bytes(target)).hexdigest()[:12]
+        return f"picture {self._hashes[target]}"
+
+    def _object(self, el: etree._Element) -> str:
+        if el.tag == M + "oMath":
+            return "equation " + "".join(t.text or "" for t in el.iter(M + "t"))
+        blip = next(el.iter(_A + "blip"), None)
+        if blip is not None:
+            return self._picture(blip.get(R + "embed"))
+        image = next(el.iter(_V + "imagedata"), None)
+        if image is not None:
+            return self._picture(image.get(R + "id"))
+        return "text box" if next(el.iter(W + "txbxContent"), None) is not None else "drawing"
+
+    def units(self, p: etree._Element | None) -> list[str]:
+        """The units of paragraph ``p`` in order (deleted ones left out: the accepted view)."""
+        found: list[str] = []
+        if p is not None:
+            self._collect(p, found)
+        return found
+
+    def _collect(self, el: etree._Element, found: list[str]) -> None:
+        for child in el:
+            tag = child.tag
+            if not isinstance(tag, str) or tag in _SKIP or tag in _DELETED:
+                continue
+            if tag in _OBJECTS or tag == M + "oMath":
+                found.append(self._object(child))
+            else:
+                self._collect(child, found)
+
+
+def holds_object(p: etree._Element | None) -> bool:
+    """Whether paragraph ``p`` holds an equation or a drawing: then it is not blank, words or not."""
+    return p is not None and next(p.iter(*_OBJECTS, M + "oMath"), None) is not None
+
+
+def _kind(unit: str) -> str:
+    return unit.split(" ", 1)[0] if not unit.startswith("text box") else "text box"
+
+
+def _spaces(text: str) -> list[int]:
+    """Where ``text`` has non-breaking spaces, counted in words (what a normalized key hides)."""
+    return [len(text[:i].split()) for i, ch in enumerate(text) if ch in "\u00a0\u202f"]
+
+
+def _excerpt(text: str) -> str:
+    return text if len(text) <= _EXCERPT else text[: _EXCERPT - 1] + "…"
+
+
+def _left_out(reason: str, story: dict[str, Any], b: Any, r: Any) -> dict[str, Any]:
+    place = {"story": story}
+    if b is not None:
+        place["blockId"] = b.block.id
+    if r is not None:
+        place["revisedBlockId"] = r.block.id
+    return {"reason": reason, "place": place}
+
+
+def unit_report(
+    events: list[Event], base: UnitReader, revised: UnitReader, story: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """Differences of units the redline of this story does not write, each with its place.
+
+    A paired paragraph whose units differ, an added paragraph holding units, and a deleted
+    paragraph's equation (its pictures are in runs and go with the runs' deletion; an equation
+    is not in a run).
+    """
+    out: list[dict[str, Any]] = []
+    for event in events:
+        b, r = event.base, event.revised
+        ours = base.units(b.block.element) if b is not None else []
+        if r is None or r.block.element is None:
+            if b is not None and any(_kind(u) == "equation" for u in ours):
+                reason = f'an equation in the deleted paragraph "{_excerpt(b.block.text)}" is not marked'
+                out.append(_left_out(reason, story, b, None))
+            continue
+        if b is not None and b.key == r.key and _spaces(b.block.text) != _spaces(r.block.text):
+            what = "a space changed to or from a non-breaking space"
+            out.append(_left_out(f'{what} in "{_excerpt(b.block.text)}" is not marked', story, b, r))
+        theirs = revised.units(r.block.element)
+        if theirs == ours:
+            continue
+        kinds = {_kind(u) for u in theirs if u not in ours} | {_kind(u) for u in ours if u not in theirs}
+        what = " and ".join(_NAMES[k] for k in sorted(kinds)) or "the order of its objects"
+        if b is None:
+            where = f'a paragraph added after "{_excerpt(_before(events, event))}"'
+        else:
+            where = f'the paragraph "{_excerpt(b.block.text)}"'
+        out.append(_left_out(f"{what} changed in {where} is not marked", story, b, r))
+    return out
+
+
+def _before(events: list[Event], event: Event) -> str:
+    """The text of the last base paragraph before ``event`` (where an added paragraph goes)."""
+    text = ""
+    for other in events:
+        if other is event:
+            break
+        if other.base is not None and other.base.block.text.strip():
+            text = other.base.block.text
+    return text

@@ -1,0 +1,174 @@
+"""WmlComparer's own test pairs (``../shared/corpus/compare-suite``), both ways, measured and floored.
+
+Each pair is redlined A→B and B→A. A direction *round trips* when our accept-all of the redline
+reads as the revised version and our reject-all as the base, in every story (body, text boxes,
+footnotes and endnotes; equations and pictures compared as units: see ``tests/compare_suite.py``,
+which reads the XML itself, not through the compare engine's model). For A→B our redline's
+revision count, counted as WmlComparer counts, is set against the suite's expected count.
+
+The figures are printed as a table (``pytest -s``) and held as floors that may only rise. A
+direction that does not round trip must say why in the redline's report: a silent miss is the
+worst failure a compare tool can have.
+
+| when | round trip (both ways) | A→B round trip | revision count equal | silent misses |
+|---|---|---|---|---|
+| before issue 16 | 64/106 | 34/53 | 28/53 | 28 |
+| text boxes, units reported | 75/106 | 40/53 | 34/53 | 0 |
+"""
+
+from __future__ import annotations
+
+import csv
+import zipfile
+from dataclasses import dataclass
+from io import BytesIO
+from pathlib import Path
+from typing import Any
+
+import pytest
+from lxml import etree
+
+from reviewer_app.docx.compare import generate_redline_docx
+from tests.compare_suite import resolved, revision_count, story_differences
+from tests.conftest import CORPUS
+from tests.edit_invariants import assert_schema_no_new_errors, assert_structural
+
+SUITE = CORPUS / "compare-suite"
+ROUND_TRIP_FLOOR = 75
+COUNT_FLOOR = 34
+
+pytestmark = pytest.mark.corpus
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One direction of one pair, redlined and judged."""
+
+    case: str
+    direction: str
+    accept_differs: list[str]
+    reject_differs: list[str]
+    count: int
+    expected: int | None
+    reasons: list[str]
+
+    @property
+    def round_trips(self) -> bool:
+        return not self.accept_differs and not self.reject_differs
+
+
+def _cases() -> list[dict[str, str]]:
+    if not (SUITE / "cases.tsv").exists():
+        pytest.skip("the compare suite is not available (../shared/corpus/compare-suite)")
+    with (SUITE / "cases.tsv").open(encoding="utf-8") as handle:
+        return list(csv.DictReader(handle, delimiter="\t"))
+
+
+def _judge(case: dict[str, str], direction: str) -> Outcome:
+    a, b = (SUITE / case["a"]).read_bytes(), (SUITE / case["b"]).read_bytes()
+    if direction == "B→A":
+        a, b = b, a
+    result = generate_redline_docx(a, b)
+    out = result["buffer"]
+    reasons = [str(s["reason"]) for s in result["skipped"]]
+    reasons += [f"{u['reason']}: {u['baseStory'] or u['revisedStory']}" for u in result["unprocessedStories"]]
+    return Outcome(
+        case["id"],
+        direction,
+        story_differences(resolved(out, True), resolved(b, True)),
+        story_differences(resolved(out, False), resolved(a, True)),
+        revision_count(out),
+        int(case["expected_revisions"]) if direction == "A→B" else None,
+        reasons,
+    )
+
+
+@pytest.fixture(scope="module")
+def outcomes() -> list[Outcome]:
+    return [_judge(case, direction) for case in _cases() for direction in ("A→B", "B→A")]
+
+
+def _table(outcomes: list[Outcome]) -> str:
+    lines = ["| pair | way | round trip | revisions (expected) | not shown |", "|---|---|---|---|---|"]
+    for o in outcomes:
+        trip = (
+            "yes" if o.round_trips else "no: " + ", ".join(sorted(set(o.accept_differs + o.reject_differs)))
+        )
+        count = f"{o.count} ({o.expected})" if o.expected is not None else str(o.count)
+        lines.append(f"| {o.case} | {o.direction} | {trip} | {count} | {'; '.join(o.reasons)[:120]} |")
+    return "\n".join(lines)
+
+
+def test_figures_only_rise(outcomes: list[Outcome]) -> None:
+    print("\n" + _table(outcomes))
+    trips = sum(o.round_trips for o in outcomes)
+    equal = sum(o.count == o.expected for o in outcomes if o.expected is not None)
+    print(f"round trip {trips}/{len(outcomes)}, revision count equal {equal}/{len(outcomes) // 2}")
+    assert trips >= ROUND_TRIP_FLOOR
+    assert equal >= COUNT_FLOOR
+
+
+def test_reject_all_always_gives_the_base(outcomes: list[Outcome]) -> None:
+    assert [(o.case, o.direction, o.reject_differs) for o in outcomes if o.reject_differs] == []
+
+
+def test_no_difference_is_left_out_silently(outcomes: list[Outcome]) -> None:
+    silent = [
+        (o.case, o.direction, o.accept_differs) for o in outcomes if not o.round_trips and not o.reasons
+    ]
+    assert silent == []
+
+
+def _pair(name: str) -> tuple[bytes, bytes]:
+    case = next((c for c in _cases() if c["b"].endswith(name)), None)
+    assert case is not None, name
+    return (SUITE / case["a"]).read_bytes(), (SUITE / case["b"]).read_bytes()
+
+
+def test_text_box_change_is_tracked_in_the_box_and_its_fallback() -> None:
+    """ "Textbox." → "Textbox2." inside a drawn text box: the word replaced in the box, the same in
+    its VML fallback copy, so Word (which reads the box) and older readers see the change."""
+    a, b = _pair("WC045-Text-Box-Mod.docx")
+    out = generate_redline_docx(a, b)
+    assert out["skipped"] == [] and out["unprocessedStories"] == []
+    root = etree.fromstring(zipfile.ZipFile(BytesIO(out["buffer"])).read("word/document.xml"))
+    w = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+    boxes = list(root.iter(w + "txbxContent"))
+    assert len(boxes) == 2  # the DrawingML box and its fallback
+    for box in boxes:
+        inserted = "".join(t.text for ins in box.iter(w + "ins") for t in ins.iter(w + "t"))
+        deleted = "".join(t.text for d in box.iter(w + "del") for t in d.iter(w + "delText"))
+        assert (deleted, inserted) == ("Textbox", "Textbox2")  # the word, as the engine marks words
+    assert revision_count(out["buffer"]) == 2
+    assert_structural(out["buffer"], a)
+    assert_schema_no_new_errors(out["buffer"], a)
+
+
+def test_a_picture_added_to_a_paragraph_is_named_with_its_place() -> None:
+    a, b = _pair("RC002-Image-After1.docx")
+    out = generate_redline_docx(a, b)
+    reasons = [s for s in out["skipped"] if "picture" in s["reason"]]
+    assert [s["reason"] for s in reasons] == ['a picture changed in the paragraph "Two" is not marked']
+    assert reasons[0]["place"]["story"] == {"type": "main"}
+    assert reasons[0]["place"]["blockId"]
+
+
+def test_a_non_breaking_space_is_named() -> None:
+    a, b = _pair("WC055-French-Mod.docx")
+    out = generate_redline_docx(a, b)
+    assert any("non-breaking space" in s["reason"] for s in out["skipped"])
+
+
+def _write(tmp_path: Path, name: str, data: bytes) -> Path:
+    path = tmp_path / name
+    path.write_bytes(data)
+    return path
+
+
+@pytest.mark.libreoffice
+def test_libreoffice_reads_the_text_box_redline(tmp_path: Path, lo_reading: Any) -> None:
+    a, b = _pair("WC045-Text-Box-Mod.docx")
+    out = _write(tmp_path, "out.docx", generate_redline_docx(a, b)["buffer"])
+    ours = lo_reading(out, accept_reject=True)
+    assert ours["load_ok"]
+    assert ours["tracked_change_total"] > 0
