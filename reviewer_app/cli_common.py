@@ -56,7 +56,19 @@ def open_reviewer(path: str, author: str | None = None) -> DocxReviewer:
         reviewer.snapshot()  # parse now, so a broken main part is refused here, as a refusal
     except DocxOpenError as exc:
         raise CliError(str(exc)) from None
+    warn_about_macros(path, reviewer)
     return reviewer
+
+
+def warn_about_macros(path: str, reviewer: DocxReviewer) -> None:
+    """Say on standard error that the document carries macros: a clean copy should not."""
+    from .docx.edit.hidden_data import has_macros
+
+    if has_macros(reviewer.package):
+        sys.stderr.write(
+            f'{PROG}: warning: "{path}" contains macros (a VBA project); Reviewer never runs them, '
+            "and finalize --strip-metadata removes them.\n"
+        )
 
 
 def refuse_files_open_in_reviewer(paths: list[str | None], force: bool) -> None:

@@ -352,6 +352,11 @@ class Package:
         self._rels_cache[source_part] = found
         return found
 
+    @staticmethod
+    def relationships_part(source_part: str) -> str:
+        """The name of the ``.rels`` part that holds ``source_part``'s relationships."""
+        return _rels_name(source_part)
+
     def related_part(self, source_part: str, type_suffix: str) -> str | None:
         """The first internal, present target of ``source_part`` with the given relationship type."""
         for rel in self.relationships(source_part):

@@ -20,6 +20,7 @@ from lxml import etree
 from .. import xmlutil
 from ..document import WordDocument
 from ..xmlutil import NS, W
+from .hidden_data import strip_hidden_data
 from .resolve import accept_all
 
 #: Relationship type suffixes of the comment parts (commentsExtended and friends, people.xml).
@@ -142,5 +143,5 @@ def finalize(doc: WordDocument, strip_metadata: bool = False) -> dict[str, objec
     """
     accepted = accept_all(doc)
     removed = remove_comments(doc)
-    cleared = strip_document_metadata(doc) if strip_metadata else []
+    cleared = [*strip_document_metadata(doc), *strip_hidden_data(doc)] if strip_metadata else []
     return {"changesAccepted": accepted, "commentsRemoved": removed, "metadataCleared": cleared}
