@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,6 +35,7 @@ from .history import NOT_RUN_ENDED, append_user_text, assistant_content, render,
 from .host_tools import HostTool
 from .model_info import discover
 from .model_stream import ModelCaller, Response, StopGuard, Stopped, host_of_client
+from .pipeline_turn import pipeline_turn
 from .profiles import choose_profile, definitions_for, options_for, preamble_tokens
 from .prompt import DOCUMENT_TEXT_TOOLS, continuation_note, new_nonce, system_prompt
 from .review_queue import ReviewQueueBridge
@@ -54,6 +56,14 @@ CUT_NOTE_FOR_MODEL = "[Your previous turn was cut at the round-trip limit; the u
 OTHER_CALL_BAD_JSON = (
     "not run: another call in the same reply had arguments that were not valid JSON; send it again"
 )
+
+
+#: how a server says the model takes no tools (Ollama: "<model> does not support tools")
+NO_TOOLS = re.compile(
+    r"does not support tools|tools? (?:are|is) not supported|tool use is not supported", re.I
+)
+#: tool calls with unreadable arguments before the session falls back to the pipeline
+TOOL_FORMAT_FAILURES = 2
 
 
 def _round_trip_refusal(limit: int) -> str:
@@ -90,6 +100,8 @@ class Turn:
     stop_reason: str | None = None
     #: the outcome of the last tool call run (the pipeline reads its statuses)
     last_outcome: Any = None
+    #: the user's message that started the turn
+    user_text: str = ""
 
     @property
     def ran(self) -> list[dict[str, Any]]:
@@ -145,6 +157,7 @@ class AgentSession:
         #: the context window (a setting, or learned from the server on the first turn)
         self.context_window = self.settings.context_window
         self._room_asked = self.context_window is not None or is_anthropic_endpoint(self.settings.base_url)
+        self._tool_format_failures = 0
         self.use_profile(self._chosen_profile())
         self.store = store
         self.transcript = transcript or Transcript()
@@ -258,6 +271,7 @@ class AgentSession:
                 self.host_tools,
             )
         )
+        turn.user_text = text
         self._turn = self.last_turn = turn
         self._guard.reset()
         self._append_user_text(text)
@@ -316,11 +330,28 @@ class AgentSession:
             await self._learn_room()
             turn.tools.options = self.options
             while True:
+                if self.profile == "pipeline":
+                    async for event in pipeline_turn(self, turn, caller, turn.user_text):
+                        yield event
+                    answered = turn.response is not None and turn.response.message is not None
+                    yield self._done(turn, "end_turn" if answered else "error")
+                    return
                 turn.round_trips += 1
                 turn.response = response = Response()
+                refused_tools = False
                 async with contextlib.aclosing(caller.call(self._request(), response)) as stream:
                     async for event in stream:
+                        if isinstance(event, ErrorEvent) and NO_TOOLS.search(event.message):
+                            refused_tools = True
+                            continue
                         yield event
+                if refused_tools:  # the server says the model takes no tools: the pipeline instead
+                    log.info("the model does not call tools; switching to the pipeline")
+                    self.use_profile("pipeline")
+                    turn.response = None
+                    continue
+                if response.bad_tool_json is not None:
+                    self._tool_format_failures += 1
                 if response.message is None:
                     self._pending_note = "[The previous request failed before you finished answering.]"
                     yield self._done(turn, "error")
@@ -358,6 +389,10 @@ class AgentSession:
                     async for event in self._call_tool(turn, use, refusal):
                         yield event
                 self._close_results(turn, NOT_RUN_ENDED)
+                if self._tool_format_failures >= TOOL_FORMAT_FAILURES:
+                    log.info("the model failed the tool format twice; switching to the pipeline")
+                    self.use_profile("pipeline")
+                    turn.response = None
                 if cut:
                     note = _round_trip_note(self.settings.max_round_trips)
                     self._pending_note = CUT_NOTE_FOR_MODEL

@@ -390,22 +390,9 @@ def _comment_failed(mod: _Mod, reason: str, code: str) -> None:
         _settle(mod, "skipped", reason, code=code, reason=reason)
 
 
-# ----------------------------------------------------------------- entry point
-def apply_pipeline_edits(
-    reviewer: DocxReviewer, data: Any, author: str | None = None
-) -> list[dict[str, Any]]:
-    """Apply the pipeline's edit JSON to ``reviewer``; return one record per modification.
-
-    Records, in input order: ``index`` (position in ``modifications``), ``blockIndex``,
-    ``blockId`` (null when the index names no block), ``operation`` (the inferred type),
-    ``status`` (one of :data:`STATUSES`), ``message`` (one line for people), and per status
-    ``revisionIds``/``commentId``/``commentSkipped`` (applied), ``currentText`` (not found),
-    ``matches`` (ambiguous), ``code``/``reason`` (skipped); ``notes`` when the match needed the
-    leniency described in the module docstring. Changes are written as ``author`` (default: the
-    reviewer's author). Raises :class:`PipelineEditError` when ``data`` has no modifications list.
-    """
-    entries = modifications_of(data)
-    blocks = indexed_blocks(reviewer)
+# ----------------------------------------------------------------- entry points
+def _read_mods(entries: list[Any], blocks: list[Block]) -> list[_Mod]:
+    """One :class:`_Mod` per entry; an entry that is malformed or names no block is settled here."""
     mods: list[_Mod] = []
     for index, entry in enumerate(entries):
         record: dict[str, Any] = {"index": index, "blockIndex": None, "blockId": None, "operation": None}
@@ -445,6 +432,62 @@ def apply_pipeline_edits(
                 "originalContent, content and basis are all empty; nothing to apply",
                 code="emptyOperation",
             )
+    return mods
+
+
+def plan_operations(
+    blocks: list[Block], data: Any, id_prefix: str = "m"
+) -> list[tuple[dict[str, Any], str | None, dict[str, Any]]]:
+    """Each modification's record and the agent tool call it becomes, without applying anything.
+
+    For a caller that runs the calls itself (the agent's pipeline fallback sends them through
+    ``suggest_changes`` and ``add_comment``, so they become tracked changes or review proposals
+    exactly as the model's own calls would). Returns ``(record, tool, input)`` in input order:
+    ``tool`` is ``"suggest_changes"`` with one operation (id ``<id_prefix><index>``: an id names
+    one operation for the whole document session, so each call needs a fresh prefix; the ``basis`` as its
+    comment), ``"add_comment"`` for a pure comment, or None when the record is already settled
+    (``not found``, ``ambiguous`` or ``skipped``, as :func:`apply_pipeline_edits` reports them).
+    Every modification is matched against the block as read, so a block's second modification
+    may be refused by the engine as overlapping; the caller reports that as ``skipped``.
+    Raises :class:`PipelineEditError` when ``data`` has no modifications list.
+    """
+    out: list[tuple[dict[str, Any], str | None, dict[str, Any]]] = []
+    for mod in _read_mods(modifications_of(data), blocks):
+        if mod.done:
+            out.append((mod.record, None, {}))
+            continue
+        block = blocks[mod.record["blockIndex"]]
+        if not (mod.original or mod.content):
+            out.append((mod.record, "add_comment", {"blockId": block.id, "text": mod.basis}))
+            continue
+        _plan(mod, block, block.text)
+        if mod.notes:
+            mod.record["notes"] = mod.notes
+        if mod.op is None:
+            out.append((mod.record, None, {}))
+            continue
+        op = {"id": f"{id_prefix}{mod.index}", "blockId": block.id, **mod.op}
+        if mod.basis:
+            op["comment"] = mod.basis
+        out.append((mod.record, "suggest_changes", op))
+    return out
+
+
+def apply_pipeline_edits(
+    reviewer: DocxReviewer, data: Any, author: str | None = None
+) -> list[dict[str, Any]]:
+    """Apply the pipeline's edit JSON to ``reviewer``; return one record per modification.
+
+    Records, in input order: ``index`` (position in ``modifications``), ``blockIndex``,
+    ``blockId`` (null when the index names no block), ``operation`` (the inferred type),
+    ``status`` (one of :data:`STATUSES`), ``message`` (one line for people), and per status
+    ``revisionIds``/``commentId``/``commentSkipped`` (applied), ``currentText`` (not found),
+    ``matches`` (ambiguous), ``code``/``reason`` (skipped); ``notes`` when the match needed the
+    leniency described in the module docstring. Changes are written as ``author`` (default: the
+    reviewer's author). Raises :class:`PipelineEditError` when ``data`` has no modifications list.
+    """
+    blocks = indexed_blocks(reviewer)
+    mods = _read_mods(modifications_of(data), blocks)
     with _authored(reviewer, author):
         _edit_rounds(reviewer, mods)
         _comment_batch(reviewer, mods)
