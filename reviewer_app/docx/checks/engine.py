@@ -9,8 +9,12 @@ labels exist) is cheap set and dictionary work over those cached facts.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import compress
+from operator import is_not
+from typing import overload
 
 from lxml import etree
 
@@ -18,6 +22,7 @@ from ..blocks import Block
 from ..snapshot import Snapshot
 from ..xmlutil import W
 from . import blanks, definitions, fields, numbers, terms, xrefs
+from .definitions import Definition
 from .model import Finding, sort_key
 from .words import Token, tokens
 
@@ -34,15 +39,21 @@ _PREAMBLE_BLOCKS = 15
 
 @dataclass(slots=True)
 class Facts:
-    """Everything the rules need to know about one block that depends on the block alone."""
+    """Everything the rules need to know about one block that depends on the block alone (and
+    on ``context``, what the blocks around it say: see :meth:`Checker._contexts`)."""
 
+    context: tuple[str | None, bool, bool, bool, bool]  # label, table label, definitions, parties, first
     term_block: terms.TermBlock
     label_block: xrefs.LabelBlock
+    may_label: bool
     references: list[xrefs.Reference]
     local: list[Finding]
     lower_words: frozenset[str]
     label: str | None  # a term-like heading title or table label: known, never reported
+    parties: frozenset[terms.Term]  # party names this block gives
     manual: tuple[int, int | None] | None
+    shape: object = None  # the TermIndex.shape ``terms`` was computed for
+    terms: terms.BlockTerms | None = None
 
 
 _MANUAL_PREFIX = re.compile(r"^\s*\d{1,3}(?:\.\d{1,3})*\.?\s+")
@@ -69,38 +80,136 @@ def _label_end(block: Block, title: str | None, table_label: bool, is_title: boo
     return 0
 
 
+#: A re-check reads only the changed blocks when no more than this many changed.
+_INCREMENTAL_LIMIT = 64
+#: What a block must keep for its context (heading state, label) to be known unchanged.
+_SHAPE = ("id", "kind", "heading_level", "display_label", "list_reference", "table")
+
+
 class Checker:
-    """Runs every rule over snapshots of one document, reusing per-block work between runs."""
+    """Runs every rule over snapshots of one document, reusing work between runs.
+
+    Each block's facts are kept with the document-wide sums built from them (the lower-case
+    vocabulary, definitions, labels, party names, term uses). When a re-check finds at most a
+    few blocks replaced by text edits (the snapshot keeps every other block object), only those
+    blocks are re-read and their share of the sums swapped; the term index and the labels
+    references resolve against are rebuilt only when those blocks changed what they define or
+    label. Otherwise every block is looked up by its content, so unchanged blocks still keep
+    their facts.
+    """
 
     def __init__(self) -> None:
-        self._facts: dict[tuple, Facts] = {}
-        self._matches: dict[int, tuple[list[terms.Match], list[int]]] = {}
-        self._index_key: frozenset[terms.Term] | None = None
+        self._by_content: dict[tuple, Facts] = {}
+        self._blocks: list[Block] = []
+        self._facts: list[Facts] = []
+        self._order: dict[str, int] = {}
+        self._vocabulary: Counter[str] = Counter()
+        self._definitions: dict[int, list[Definition]] = {}
+        self._labels: dict[int, str] = {}
+        self._party_names: dict[int, frozenset[terms.Term]] = {}
+        self._labelled: dict[int, xrefs.LabelBlock] = {}
+        self._references: dict[int, list[xrefs.Reference]] = {}
+        self._local: dict[int, list[Finding]] = {}
+        self._manual: dict[int, tuple[int, int | None]] = {}
+        self._index: terms.TermIndex | None = None
+        self._totals = terms.TermTotals()
+        self._targets: xrefs.Labels | None = None
+        self._own_words: set[str] = set()
+        self._reference_found: dict[int, list[Finding]] = {}
+        self._gaps: list[Finding] | None = None
+        self._fields: tuple[etree._Element, list[Finding], dict[etree._Element, set[str]]] | None = None
+        self._stale: set[str] = set()  # document-wide results the blocks changed may alter
 
     def check(self, snapshot: Snapshot, body: etree._Element | None = None) -> list[Finding]:
         """Findings of ``snapshot`` in document order; ``body`` (the live ``w:body``) adds the
         REF-field checks, which need the XML."""
         blocks = [b for b in snapshot.blocks if b.kind != "diagnostic" and b.normalized]
-        facts = self._all_facts(blocks, snapshot.memo("check_labels", shown_labels))
-        found: list[Finding] = []
-        for f in facts:
-            found.extend(f.local)
-        found.extend(self._term_findings(facts))
-        found.extend(self._reference_findings(blocks, facts))
-        numbered = [
-            (b.id, b.text, f.manual) for b, f in zip(blocks, facts, strict=True) if f.manual is not None
-        ]
-        found.extend(numbers.numbering_gaps(numbered))
+        changed = self._changed(blocks)
+        self._stale = set()
+        if changed is None:
+            self._read_all(snapshot, blocks)
+        else:
+            for position in changed:
+                self._swap(position, blocks[position])
+        self._blocks = blocks
+        found = [finding for local in self._local.values() for finding in local]
+        found.extend(self._term_findings(changed))
+        found.extend(self._reference_findings(changed))
+        found.extend(self._numbering_gaps(changed))
         if body is not None:
-            found.extend(self._field_findings(snapshot, body))
-        order = snapshot.memo("check_order", lambda snap: {b.id: i for i, b in enumerate(snap.blocks)})
-        found.sort(key=lambda f: sort_key(f, order))
+            found.extend(self._field_findings(snapshot, body, changed))
+        found.sort(key=lambda f: sort_key(f, self._order))
         return found
 
     # ------------------------------------------------------------- per-block facts
-    def _all_facts(self, blocks: Sequence[Block], labels: dict[str, str]) -> list[Facts]:
-        out: list[Facts] = []
+    def _changed(self, blocks: list[Block]) -> list[int] | None:
+        """Positions of the blocks a text edit replaced since the last check, or None when the
+        document changed otherwise (or too much) and every block must be looked at."""
+        old = self._blocks
+        if not old or len(old) != len(blocks):
+            return None
+        changed = list(compress(range(len(blocks)), map(is_not, blocks, old)))
+        if len(changed) > _INCREMENTAL_LIMIT:
+            return None
+        for position in changed:
+            before, after = old[position], blocks[position]
+            if before.heading_level is not None or any(
+                getattr(before, name) != getattr(after, name) for name in _SHAPE
+            ):
+                return None
+        return changed
+
+    def _swap(self, position: int, block: Block) -> None:
+        """Replace one block's facts (in the same context) and its share of the sums, noting
+        which document-wide results the change may alter."""
+        old = self._facts[position]
+        self._forget(position, old)
+        facts = _facts(block, *old.context)
+        self._facts[position] = facts
+        self._remember(position, facts)
+        if old.may_label or facts.may_label:
+            self._stale.add("targets")
+        if [(r.word, r.target) for r in old.references] != [(r.word, r.target) for r in facts.references]:
+            self._stale.add("words")
+        if old.manual or facts.manual:
+            self._stale.add("manual")
+
+    def _read_all(self, snapshot: Snapshot, blocks: list[Block]) -> None:
+        labels = snapshot.memo("check_labels", shown_labels)
         fresh: dict[tuple, Facts] = {}
+        self._facts = []
+        for block, context in zip(blocks, self._contexts(blocks, labels), strict=True):
+            key = (
+                block.id,
+                block.text,
+                block.kind,
+                block.heading_level,
+                tuple(block.list_reference.values()) if block.list_reference else None,
+                context,
+            )
+            facts = self._by_content.get(key) or _facts(block, *context)
+            fresh[key] = facts
+            self._facts.append(facts)
+        self._by_content = fresh
+        self._order = snapshot.memo("check_order", lambda snap: {b.id: i for i, b in enumerate(snap.blocks)})
+        self._vocabulary = Counter()
+        for cache in (self._definitions, self._labels, self._party_names, self._labelled):
+            cache.clear()
+        for cache in (self._references, self._local, self._manual):
+            cache.clear()
+        for position, facts in enumerate(self._facts):
+            self._remember(position, facts)
+        self._index = None
+        self._targets = None
+        self._gaps = None
+        self._fields = None
+
+    @staticmethod
+    def _contexts(
+        blocks: Sequence[Block], labels: dict[str, str]
+    ) -> Iterator[tuple[str | None, bool, bool, bool, bool]]:
+        """What each block's facts depend on besides the block: its shown label, whether it is
+        a table's first column, in a definitions clause, where parties are defined, the first."""
         in_definitions: int | None = None
         in_parties = False
         for position, block in enumerate(blocks):
@@ -110,65 +219,121 @@ class Checker:
                 if _DEFINITIONS_HEADING.search(block.text):
                     in_definitions = block.heading_level
                 in_parties = bool(_PARTIES_HEADING.match(block.text))
-            table_label = bool(block.table and block.table.get("gridColumnIndex") == 0)
-            party_context = position < _PREAMBLE_BLOCKS or in_parties
-            label = labels.get(block.id, block.display_label)
-            key = (
-                block.id,
-                block.text,
-                label,
-                block.heading_level,
-                block.kind,
-                table_label,
+            yield (
+                labels.get(block.id, block.display_label),
+                bool(block.table and block.table.get("gridColumnIndex") == 0),
                 in_definitions is not None,
-                party_context,
+                position < _PREAMBLE_BLOCKS or in_parties,
                 position == 0,
-                tuple(block.list_reference.values()) if block.list_reference else None,
             )
-            facts = self._facts.get(key)
-            if facts is None:
-                facts = _facts(
-                    block, label, table_label, in_definitions is not None, party_context, position == 0
-                )
-            fresh[key] = facts
-            out.append(facts)
-        self._facts = fresh
-        return out
+
+    def _remember(self, position: int, facts: Facts) -> None:
+        self._vocabulary.update(facts.lower_words)
+        for cache, value in (
+            (self._definitions, facts.term_block.definitions),
+            (self._labels, facts.label),
+            (self._party_names, facts.parties),
+            (self._labelled, facts.label_block if facts.may_label else None),
+            (self._references, facts.references),
+            (self._local, facts.local),
+            (self._manual, facts.manual),
+        ):
+            if value:
+                cache[position] = value  # type: ignore[index]
+
+    def _forget(self, position: int, facts: Facts) -> None:
+        for word in facts.lower_words:
+            self._vocabulary[word] -= 1
+            if not self._vocabulary[word]:
+                del self._vocabulary[word]
+        if facts.terms is not None and facts.shape == self._shape():
+            self._totals.remove(position, facts.terms)
+        for cache in (self._definitions, self._labels, self._party_names, self._labelled):
+            cache.pop(position, None)
+        for cache in (self._references, self._local, self._manual):
+            cache.pop(position, None)
+
+    def _shape(self) -> object:
+        return None if self._index is None else self._index.shape
 
     # ------------------------------------------------------------- terms and parties
-    def _term_findings(self, facts: Sequence[Facts]) -> list[Finding]:
-        term_blocks = [f.term_block for f in facts]
-        labels = [f.label for f in facts if f.label]
-        known = {terms.as_term(d.term) for b in term_blocks for d in b.definitions}
+    def _term_findings(self, changed: list[int] | None) -> list[Finding]:
+        definitions = [(p, d) for p, found in sorted(self._definitions.items()) for d in found]
+        labels = [self._labels[p] for p in sorted(self._labels)]
+        known = {terms.as_term(d.term) for _, d in definitions}
         known.update(terms.as_term(label) for label in labels)
-        index = terms.build_index(term_blocks, labels, _parties(term_blocks, known))
-        index.vocabulary = set().union(*(f.lower_words for f in facts)) if facts else set()
-        key = frozenset(index.known)
-        if key != self._index_key:
-            self._matches, self._index_key = {}, key
-        matched = []
-        fresh: dict[int, tuple[list[terms.Match], list[int]]] = {}
-        for block in term_blocks:
-            result = self._matches.get(id(block))
-            if result is None:
-                result = terms.match_terms(block, index)
-            fresh[id(block)] = result
-            matched.append(result)
-        self._matches = fresh
-        return terms.check(term_blocks, index, matched, "\n".join(labels))
+        parties = {t for t in known if len(t) == 1 and t[0] in _ROLES}
+        parties.update(*self._party_names.values())
+        index = terms.build_index(definitions, labels, parties)
+        shape = index.shape
+        if self._index is not None and shape == self._index.shape:
+            self._index.defined = index.defined  # same terms: keep the lookup tables
+            index = self._index
+        else:
+            index.finish()
+            self._index = index
+            changed = None
+        if changed is None:
+            self._totals = terms.TermTotals()
+            for position, facts in enumerate(self._facts):
+                self._totals.add(position, self._block_terms(facts, index, shape))
+        else:
+            for position in changed:
+                self._totals.add(position, self._block_terms(self._facts[position], index, shape))
+        return terms.findings(
+            lambda position: self._facts[position].term_block,
+            index,
+            self._totals,
+            self._vocabulary.keys(),
+            "\n".join(labels),
+        )
+
+    @staticmethod
+    def _block_terms(facts: Facts, index: terms.TermIndex, shape: object) -> terms.BlockTerms:
+        if facts.terms is None or facts.shape != shape:
+            facts.terms, facts.shape = terms.block_terms(facts.term_block, index), shape
+        return facts.terms
 
     # ------------------------------------------------------------- references
-    def _reference_findings(self, blocks: Sequence[Block], facts: Sequence[Facts]) -> list[Finding]:
-        known = xrefs.labels([f.label_block for f in facts])
-        ids = [b.id for b in blocks]
-        words = xrefs.own_words([f.references for f in facts])
-        found: list[Finding] = []
-        for block, f in zip(blocks, facts, strict=True):
-            if f.references and not any(x.code == "draftingNote" for x in f.local):
-                found.extend(xrefs.check(block.id, block.text, f.references, known, ids, words))
-        return found
+    def _reference_findings(self, changed: list[int] | None) -> list[Finding]:
+        if changed is None or self._targets is None or self._stale & {"targets", "words"}:
+            if changed is None or self._targets is None or "targets" in self._stale:
+                self._targets = xrefs.labels(sorted(self._labelled.items()))
+            self._own_words = xrefs.own_words(list(self._references.values()))
+            self._reference_found = {}
+            positions: Iterable[int] = list(self._references)
+        else:
+            positions = changed
+        ids = _Ids(self._blocks)
+        for position in positions:
+            facts = self._facts[position]
+            self._reference_found.pop(position, None)
+            if facts.references and not any(x.code == "draftingNote" for x in facts.local):
+                block = self._blocks[position]
+                found = xrefs.check(
+                    block.id, block.text, facts.references, self._targets, ids, self._own_words
+                )
+                if found:
+                    self._reference_found[position] = found
+        return [finding for found in self._reference_found.values() for finding in found]
 
-    def _field_findings(self, snapshot: Snapshot, body: etree._Element) -> list[Finding]:
+    def _numbering_gaps(self, changed: list[int] | None) -> list[Finding]:
+        if changed is None or self._gaps is None or "manual" in self._stale:
+            self._gaps = numbers.numbering_gaps(
+                (self._blocks[p].id, self._blocks[p].text, number)
+                for p, number in sorted(self._manual.items())
+            )
+        return self._gaps
+
+    def _field_findings(
+        self, snapshot: Snapshot, body: etree._Element, changed: list[int] | None
+    ) -> list[Finding]:
+        """REF/PAGEREF findings; kept after a text edit that neither touched a field nor
+        removed or added a bookmark (the fields' own blocks are then unchanged too)."""
+        if changed is not None and self._fields is not None and self._fields[0] is body:
+            marks = self._fields[2]
+            if all(_field_free(self._blocks[p].element, marks) for p in changed):
+                return self._fields[1]
         by_element = snapshot.memo(
             "check_elements", lambda snap: {b.element: b for b in snap.blocks if b.element is not None}
         )
@@ -181,7 +346,38 @@ class Checker:
             block = by_element.get(p)
             return None if block is None else block.display_label
 
-        return fields.check(body, block_of, label_of)
+        found, marks = fields.check(body, block_of, label_of)
+        self._fields = (body, found, marks)
+        return found
+
+
+class _Ids(Sequence[str]):
+    """Block ids by position, read from the blocks when asked (the rules want few of them)."""
+
+    def __init__(self, blocks: list[Block]) -> None:
+        self._blocks = blocks
+
+    def __len__(self) -> int:
+        return len(self._blocks)
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            return [b.id for b in self._blocks[index]]
+        return self._blocks[index].id
+
+
+def _field_free(element: etree._Element | None, marks: dict[etree._Element, set[str]]) -> bool:
+    """True when paragraph ``element`` holds no field and the same bookmarks as when fields
+    were last checked."""
+    if element is None:
+        return False
+    if next(element.iter(W + "fldSimple", W + "instrText", W + "fldChar"), None) is not None:
+        return False
+    return {m.get(W + "name") or "" for m in element.iter(W + "bookmarkStart")} == marks.get(element, set())
 
 
 def shown_labels(snapshot: Snapshot) -> dict[str, str]:
@@ -227,6 +423,7 @@ def _facts(
     party_context: bool,
     is_title: bool,
 ) -> Facts:
+    context = (label_text, table_label, in_definitions, party_context, is_title)
     text = block.text
     words = tokens(text)
     manual = numbers.manual_number(text) if not label_text and not block.table else None
@@ -264,12 +461,15 @@ def _facts(
         title=title,
     )
     return Facts(
+        context=context,
         term_block=term_block,
         label_block=label_block,
+        may_label=xrefs.may_label(text, label_block.label),
         references=xrefs.find(text),
         local=blanks.check(block.id, text) + numbers.check(block.id, text),
         lower_words=frozenset(_lower(words)),
         label=label,
+        parties=_party_names(term_block),
         manual=manual,
     )
 
@@ -312,20 +512,19 @@ _ROLES = frozenset(
 )
 
 
-def _parties(blocks: Sequence[terms.TermBlock], known: set[terms.Term]) -> set[terms.Term]:
-    """Terms that name a party: defined in the preamble or the parties clause, next to a
-    company name, named in "between X and Y", a known term with a role name (``Customer``),
-    or used as a signature block's label (``CUSTOMER:``)."""
-    found: set[terms.Term] = {t for t in known if len(t) == 1 and t[0] in _ROLES}
-    for block in blocks:
-        for m in _BETWEEN.finditer(block.text):
-            found.update({(m.group(1),), (m.group(2),)} & {(r,) for r in _ROLES})
-        if not block.party_context:
-            continue
+def _party_names(block: terms.TermBlock) -> frozenset[terms.Term]:
+    """Terms a block shows to name a party: role names in "between X and Y", and, where parties
+    are defined (the preamble, the parties clause, next to a company name, a signature block),
+    parenthetical definitions and a signature block's label (``CUSTOMER:``). A known term with a
+    role name (``Customer``) is a party too; the checker adds those."""
+    found: set[terms.Term] = set()
+    for m in _BETWEEN.finditer(block.text):
+        found.update({(m.group(1),), (m.group(2),)} & {(r,) for r in _ROLES})
+    if block.party_context:
         for definition in block.definitions:
             if definition.form == "parenthetical":
                 found.add(terms.as_term(definition.term))
         signature = _SIGNATURE_LABEL.match(block.text)
         if signature is not None:
             found.add(terms.as_term(signature.group(1).strip().title()))
-    return found
+    return frozenset(found)

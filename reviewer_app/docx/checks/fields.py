@@ -36,15 +36,21 @@ def check(
     body: etree._Element,
     block_of: Callable[[etree._Element], tuple[str, str] | None],
     label_of: Callable[[etree._Element], str | None],
-) -> list[Finding]:
-    """Broken and stale REF/PAGEREF fields of the main story.
+) -> tuple[list[Finding], dict[etree._Element, set[str]]]:
+    """Broken and stale REF/PAGEREF fields of the main story, and the names of the bookmarks
+    each paragraph holds (a re-check keeps the findings while those stay the same).
 
     ``block_of`` maps a paragraph to (block id, accepted text); ``label_of`` gives the number a
     paragraph shows (None when it has none).
     """
     bookmarks: dict[str, etree._Element] = {}
+    marks: dict[etree._Element, set[str]] = {}
     for mark in body.iter(W + "bookmarkStart"):
-        bookmarks.setdefault(mark.get(W + "name") or "", mark)
+        name = mark.get(W + "name") or ""
+        bookmarks.setdefault(name, mark)
+        paragraph = next(mark.iterancestors(W + "p"), None)
+        if paragraph is not None:
+            marks.setdefault(paragraph, set()).add(name)
     found: list[Finding] = []
     for instruction, result in _fields(body):
         m = _INSTRUCTION.match(instruction)
@@ -93,7 +99,7 @@ def check(
                         name,
                     )
                 )
-    return found
+    return found, marks
 
 
 def instruction_anchor(result: tuple[etree._Element, str]) -> list[etree._Element]:

@@ -19,12 +19,16 @@ _WORDS_FIGURES = re.compile(
     re.I,
 )
 _FIGURES_WORDS = re.compile(rf"\b(\d[\d,]*)\s*\(\s*({_WORDS})\s*\)", re.I)
+#: Both patterns need a figure next to a bracket; most paragraphs have none and skip them.
+_MAY_MATCH = re.compile(r"\(\s*(?:[$£€]|USD|GBP|EUR)?\s*\d|\d\s*\(")
 _MANUAL_NUMBER = re.compile(r"^\s*(\d{1,3})\.(?:(\d{1,3})\.?)?\s+\S")
 
 
 def check(block_id: str, text: str) -> list[Finding]:
     """Words-and-figures disagreements in one block's text."""
     found: list[Finding] = []
+    if not _MAY_MATCH.search(text):
+        return found
     for m in _WORDS_FIGURES.finditer(text):
         _compare(found, block_id, text, m.start(), m.end(), m.group(1), m.group(3))
     for m in _FIGURES_WORDS.finditer(text):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Set
 from dataclasses import dataclass, field
 
 from .definitions import Definition
@@ -147,14 +147,24 @@ class Match:
 
 @dataclass(slots=True)
 class TermIndex:
-    """Every term the document defines or names, and the document's ordinary vocabulary."""
+    """Every term the document defines or names.
+
+    ``shape`` (the known, defined and party terms as sets) is all a block's
+    :class:`BlockTerms` depend on: while it stays the same, so do they, and an index of the
+    same shape is reused with its lookup tables. ``defined`` also records where each term is
+    defined, which edits elsewhere move, so it is refreshed on every check.
+    """
 
     defined: dict[Term, list[tuple[int, Definition]]] = field(default_factory=dict)
     known: set[Term] = field(default_factory=set)
     parties: set[Term] = field(default_factory=set)
-    vocabulary: set[str] = field(default_factory=set)
     by_first: dict[str, list[Term]] = field(default_factory=dict)
     by_key: dict[str, list[tuple[Term, int]]] = field(default_factory=dict)
+    candidates: dict[str, tuple[tuple[Term, tuple[str, ...]], ...]] = field(default_factory=dict)
+
+    @property
+    def shape(self) -> tuple[frozenset[Term], frozenset[Term], frozenset[Term]]:
+        return frozenset(self.known), frozenset(self.defined), frozenset(self.parties)
 
     def finish(self) -> None:
         """Build the lookup tables once all terms are in."""
@@ -168,24 +178,36 @@ class TermIndex:
         for terms in self.by_first.values():
             terms.sort(key=len, reverse=True)
 
+    def starting_with(self, token: Token) -> tuple[tuple[Term, tuple[str, ...]], ...]:
+        """Known terms whose first word ``token`` may be, longest first (cached per word), each
+        with its words but the last in lower case, which a use must match exactly."""
+        found = self.candidates.get(token.text)
+        if found is None:
+            base = token.base.lower()
+            keys = {token.text.lower(), base, base + "s", base + "es", *(s.lower() for s in singulars(base))}
+            terms = sorted(
+                {t for key in keys for t in self.by_first.get(key, ())}, key=lambda t: (-len(t), t)
+            )
+            found = tuple((t, tuple(w.lower() for w in t[:-1])) for t in terms)
+            self.candidates[token.text] = found
+        return found
+
 
 def as_term(phrase: str) -> Term:
     return tuple(phrase.split())
 
 
-def build_index(blocks: Sequence[TermBlock], labels: Sequence[str], parties: set[Term]) -> TermIndex:
-    """Collect definitions, labels (known but not checked for use) and the lower-case vocabulary."""
+def build_index(
+    definitions: Iterable[tuple[int, Definition]], labels: Iterable[str], parties: set[Term]
+) -> TermIndex:
+    """Collect definitions (with the position of their block) and labels (known but not
+    checked for use); the lookup tables are built by :meth:`TermIndex.finish`."""
     index = TermIndex(parties=set(parties))
-    for position, block in enumerate(blocks):
-        for definition in block.definitions:
-            index.defined.setdefault(as_term(definition.term), []).append((position, definition))
-        for token in block.tokens:
-            if not token.text[0].isupper():
-                index.vocabulary.add(token.base.lower())
+    for position, definition in definitions:
+        index.defined.setdefault(as_term(definition.term), []).append((position, definition))
     index.known.update(index.defined)
     index.known.update(as_term(label) for label in labels)
     index.known.update(parties)
-    index.finish()
     return index
 
 
@@ -207,15 +229,20 @@ def match_terms(block: TermBlock, index: TermIndex) -> tuple[list[Match], list[i
     """Uses of known terms in ``block`` (greedy, longest first) and the positions of the tokens
     no term covers. Tokens of a definition's own term are neither."""
     tokens = block.tokens
-    skip = {i for i, t in enumerate(tokens) for d in block.definitions if d.start <= t.start < d.end}
+    spans = [(d.start, d.end) for d in block.definitions]
+    skip = {i for i, t in enumerate(tokens) for s, e in spans if s <= t.start < e} if spans else ()
     matches: list[Match] = []
     free: list[int] = []
+    cached = index.candidates
     i = 0
     while i < len(tokens):
         if i in skip:
             i += 1
             continue
-        found = _match_at(block, index, i)
+        candidates = cached.get(tokens[i].text)
+        if candidates is None:
+            candidates = index.starting_with(tokens[i])
+        found = _match_at(block, candidates, i) if candidates else None
         if found is None:
             free.append(i)
             i += 1
@@ -225,25 +252,27 @@ def match_terms(block: TermBlock, index: TermIndex) -> tuple[list[Match], list[i
     return matches, free
 
 
-def _match_at(block: TermBlock, index: TermIndex, i: int) -> tuple[Match, int] | None:
+def _match_at(
+    block: TermBlock, candidates: tuple[tuple[Term, tuple[str, ...]], ...], i: int
+) -> tuple[Match, int] | None:
     tokens = block.tokens
-    token = tokens[i]
-    base = token.base.lower()
-    keys = {token.text.lower(), base, base + "s", base + "es", *(s.lower() for s in singulars(base))}
-    candidates = sorted({t for key in keys for t in index.by_first.get(key, ())}, key=lambda t: (-len(t), t))
-    if candidates:
-        for term in candidates:
-            n = len(term)
-            if i + n > len(tokens):
+    heads: dict[int, tuple[str, ...]] = {}
+    for term, head in candidates:
+        n = len(term)
+        if i + n > len(tokens):
+            continue
+        if n > 1:
+            words = heads.get(n)
+            if words is None:
+                words = heads[n] = tuple(t.text.lower() for t in tokens[i : i + n - 1])
+            if words != head:
                 continue
-            span = tokens[i : i + n]
-            if not all(
-                _word_matches(t, w, k == n - 1) for k, (t, w) in enumerate(zip(span, term, strict=True))
-            ):
-                continue
-            if not all(_gap_ok(block.text, a, b) for a, b in zip(span, span[1:], strict=False)):
-                continue
-            return _classify(block, term, span), i + n
+        if not _word_matches(tokens[i + n - 1], term[-1], True):
+            continue
+        span = tokens[i : i + n]
+        if not all(_gap_ok(block.text, a, b) for a, b in zip(span, span[1:], strict=False)):
+            continue
+        return _classify(block, term, span), i + n
     return None
 
 
@@ -264,9 +293,17 @@ def _classify(block: TermBlock, term: Term, span: list[Token]) -> Match:
     return Match(term, start, end, case_fix=fixed)
 
 
+def _forms(word: str) -> tuple[str, ...]:
+    """``word`` and the words it may be the plural of, in lower case: if the document writes
+    any of them in lower case, ``word`` is an ordinary word."""
+    return (word.lower(), *(s.lower() for s in singulars(word)))
+
+
 def near_miss(block: TermBlock, index: TermIndex, position: int) -> tuple[Term, int, int, str] | None:
     """A term that the free token at ``position`` misspells by one letter, as (term, start, end,
-    replacement); None when the word is ordinary, known or not a near miss."""
+    replacement); None when the word is known or not a near miss. Whether the word is an
+    ordinary one the document writes in lower case is for the caller to ask (see
+    :func:`findings`), as the rest of the document decides it."""
     tokens = block.tokens
     token = tokens[position]
     base = token.base
@@ -276,8 +313,6 @@ def near_miss(block: TermBlock, index: TermIndex, position: int) -> tuple[Term, 
         or token.start < block.label_end
         or not base[0].isupper()
         or base.isupper()
-        or low in index.vocabulary
-        or any(s.lower() in index.vocabulary for s in singulars(base))
         or any(ch.isdigit() for ch in base)
     ):
         return None
@@ -337,8 +372,12 @@ def capitalised_runs(block: TermBlock, free: list[int]) -> list[tuple[int, int]]
     return runs
 
 
-def undefined_candidate(block: TermBlock, first: int, last: int, index: TermIndex) -> Term | None:
-    """The phrase of a capitalised run when it looks like a term nobody defined, else None."""
+def undefined_candidate(
+    block: TermBlock, first: int, last: int, index: TermIndex
+) -> tuple[Term, tuple[tuple[str, ...], ...]] | None:
+    """The phrase of a capitalised run when it looks like a term nobody defined, else None;
+    with it, for each of its words but joiners, the forms of which the document must write one
+    in lower case for the phrase to be ordinary words (asked by :func:`findings`)."""
     span = block.tokens[first : last + 1]
     words = [t.base if k == len(span) - 1 else t.text for k, t in enumerate(span)]
     if len(span) == 1:
@@ -360,64 +399,113 @@ def undefined_candidate(block: TermBlock, first: int, last: int, index: TermInde
     for word in words:
         if word.isupper() or any(ch.isdigit() for ch in word) or word in MONTHS or word in DAYS:
             return None
-    for word in words:
-        low = word.lower()
-        if (
-            low not in _JOINERS
-            and low not in index.vocabulary
-            and not any(s.lower() in index.vocabulary for s in singulars(word))
-        ):
-            return None
     term = tuple(words)
     if term in index.known or any(term[:-1] + (s,) in index.known for s in singulars(term[-1])):
         return None
-    return term
+    return term, tuple(_forms(word) for word in words if word.lower() not in _JOINERS)
 
 
-def check(
-    blocks: Sequence[TermBlock],
+@dataclass(slots=True)
+class BlockTerms:
+    """What one block adds to the term findings, for one :attr:`TermIndex.shape`.
+
+    Findings that also depend on the rest of the document wait in ``misses`` (reported unless
+    the document writes one of the forms in lower case) and ``runs`` (an undefined-term
+    candidate: each word needs one of its forms written in lower case somewhere).
+    """
+
+    uses: Counter[Term]
+    sites: dict[Term, tuple[int, int]]  # each term's first use that may precede its definition
+    cases: list[Finding]
+    misses: list[tuple[tuple[str, ...], Finding]]
+    runs: list[tuple[Term, int, int, tuple[tuple[str, ...], ...]]]
+
+
+def block_terms(block: TermBlock, index: TermIndex) -> BlockTerms:
+    """Uses, capitalisation and spelling findings and undefined-term candidates of one block."""
+    matches, free = match_terms(block, index)
+    out = BlockTerms(Counter(), {}, [], [], [])
+    for match in matches:
+        if match.case_fix is not None and match.term in index.defined and match.start >= block.label_end:
+            out.cases.append(_case_finding(block, match, index))
+            continue
+        out.uses[match.term] += 1
+        if (
+            match.start >= block.label_end
+            and not block.in_definitions_clause
+            and not block.text.startswith("[")
+        ):
+            out.sites.setdefault(match.term, (match.start, match.end))
+    for i in free:
+        miss = near_miss(block, index, i)
+        if miss is not None:
+            out.misses.append((_forms(block.tokens[i].base), _spelling_finding(block, miss, index)))
+    if index.defined:
+        for first, last in capitalised_runs(block, free):
+            candidate = undefined_candidate(block, first, last, index)
+            if candidate is not None:
+                term, forms = candidate
+                out.runs.append((term, block.tokens[first].start, block.tokens[last].end, forms))
+    return out
+
+
+class TermTotals:
+    """The sum of every block's :class:`BlockTerms`, kept current one block at a time so a
+    re-check after an edit touches only the blocks it changed."""
+
+    def __init__(self) -> None:
+        self.uses: Counter[Term] = Counter()
+        self.sites: dict[Term, dict[int, tuple[int, int]]] = {}
+        self.flagged: dict[int, BlockTerms] = {}  # blocks with findings or candidates
+
+    def add(self, position: int, result: BlockTerms) -> None:
+        self.uses.update(result.uses)
+        for term, site in result.sites.items():
+            self.sites.setdefault(term, {})[position] = site
+        if result.cases or result.misses or result.runs:
+            self.flagged[position] = result
+
+    def remove(self, position: int, result: BlockTerms) -> None:
+        self.uses.subtract(result.uses)
+        for term in result.sites:
+            at = self.sites[term]
+            del at[position]
+            if not at:
+                del self.sites[term]
+        self.flagged.pop(position, None)
+
+
+def findings(
+    block_at: Callable[[int], TermBlock],
     index: TermIndex,
-    matched: Sequence[tuple[list[Match], list[int]]],
+    totals: TermTotals,
+    vocabulary: Set[str],
     labels: str = "",
 ) -> list[Finding]:
-    """Every term and party finding of the document, given each block's matches."""
+    """Every term and party finding of the document: the blocks' own findings, the misspellings
+    and undefined terms whose words the document never writes in lower case (``vocabulary``),
+    and the findings about definitions. ``block_at`` gives the block at a position."""
     found: list[Finding] = []
-    uses: Counter[Term] = Counter()
-    first_use: dict[Term, tuple[int, int, int]] = {}
     undefined: dict[Term, list[tuple[int, int, int]]] = {}
-    for position, (block, (matches, free)) in enumerate(zip(blocks, matched, strict=True)):
-        for match in matches:
-            if match.case_fix is not None and match.term in index.defined and match.start >= block.label_end:
-                found.append(_case_finding(block, match, index))
-                continue
-            uses[match.term] += 1
-            if (
-                match.start >= block.label_end
-                and not block.in_definitions_clause
-                and not block.text.startswith("[")
-            ):
-                first_use.setdefault(match.term, (position, match.start, match.end))
-        for i in free:
-            miss = near_miss(block, index, i)
-            if miss is not None:
-                found.append(_spelling_finding(block, miss, index))
-        if not index.defined:
-            continue
-        for first, last in capitalised_runs(block, free):
-            term = undefined_candidate(block, first, last, index)
-            if term is not None:
-                undefined.setdefault(term, []).append(
-                    (position, block.tokens[first].start, block.tokens[last].end)
-                )
+    for position in sorted(totals.flagged):
+        result = totals.flagged[position]
+        found.extend(result.cases)
+        for forms, finding in result.misses:
+            if not any(form in vocabulary for form in forms):
+                found.append(finding)
+        for term, start, end, words in result.runs:
+            if all(any(form in vocabulary for form in forms) for forms in words):
+                undefined.setdefault(term, []).append((position, start, end))
+    uses = Counter({term: totals.uses[term] for term in index.defined})
     for term in index.defined:
         if not uses[term] and " ".join(term) in labels:
             uses[term] += 1  # used in a title or heading ("Business Associate Agreement")
-    found.extend(_definition_findings(blocks, index, uses, first_use))
+    found.extend(_definition_findings(block_at, index, uses, totals.sites))
     if len(index.defined) >= 3:
         for term, places in undefined.items():
             if len(places) >= (2 if len(term) > 1 else 3):
                 position, start, end = places[0]
-                block = blocks[position]
+                block = block_at(position)
                 phrase = " ".join(term)
                 found.append(
                     Finding(
@@ -431,7 +519,7 @@ def check(
                         end,
                         block.text[start:end],
                         phrase,
-                        related=tuple(dict.fromkeys(blocks[p].id for p, _, _ in places[1:6])),
+                        related=tuple(dict.fromkeys(block_at(p).id for p, _, _ in places[1:6])),
                     )
                 )
     return found
@@ -480,16 +568,16 @@ def _spelling_finding(block: TermBlock, miss: tuple[Term, int, int, str], index:
 
 
 def _definition_findings(
-    blocks: Sequence[TermBlock],
+    block_at: Callable[[int], TermBlock],
     index: TermIndex,
     uses: Counter[Term],
-    first_use: dict[Term, tuple[int, int, int]],
+    sites: dict[Term, dict[int, tuple[int, int]]],
 ) -> list[Finding]:
     found: list[Finding] = []
     for term, places in index.defined.items():
         phrase = " ".join(term)
         position, definition = places[0]
-        block = blocks[position]
+        block = block_at(position)
         aliases = [as_term(d.term) for d in block.definitions if abs(d.start - definition.start) < 40]
         if not any(uses[alias] for alias in aliases) and term not in index.parties:
             found.append(
@@ -513,7 +601,7 @@ def _definition_findings(
                     "duplicateDefinition",
                     "warning",
                     f"“{phrase}” is defined more than once.",
-                    blocks[later].id,
+                    block_at(later).id,
                     other.start,
                     other.end,
                     phrase,
@@ -521,18 +609,22 @@ def _definition_findings(
                     related=(block.id,),
                 )
             )
-        used_at, use_start, use_end = first_use.get(term, (position, 0, 0))
-        if used_at < position and not block.in_definitions_clause and definition.form != "means":
+        if block.in_definitions_clause or definition.form == "means" or term not in sites:
+            continue
+        used_at = min(sites[term])
+        use_start, use_end = sites[term][used_at]
+        if used_at < position:
+            used = block_at(used_at)
             found.append(
                 Finding(
                     "terms",
                     "usedBeforeDefinition",
                     "info",
                     f"“{phrase}” is used before the clause that defines it.",
-                    blocks[used_at].id,
+                    used.id,
                     use_start,
                     use_end,
-                    blocks[used_at].text[use_start:use_end],
+                    used.text[use_start:use_end],
                     phrase,
                     related=(block.id,),
                 )
@@ -540,4 +632,14 @@ def _definition_findings(
     return found
 
 
-__all__ = ["TermBlock", "TermIndex", "build_index", "check", "match_terms", "strip_possessive"]
+__all__ = [
+    "BlockTerms",
+    "TermBlock",
+    "TermIndex",
+    "TermTotals",
+    "block_terms",
+    "build_index",
+    "findings",
+    "match_terms",
+    "strip_possessive",
+]

@@ -7,11 +7,13 @@ Kept free of any document notion so each helper can be tested on plain strings.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-'’][A-Za-z0-9]+)*(?:['’]s?)?")
-_SENTENCE_END = frozenset(".:;!?\t")
-_OPENERS = frozenset("\"“‘'([")
+#: Where a sentence-initial word starts: after the start or a sentence end (a tab ends a list
+#: label), past spaces and opening quotes or brackets.
+_SENTENCE_START = re.compile(r"(?:^|[.:;!?\t])[ \"“‘'(\[]*(?=[A-Za-z])")
+_LABEL_START = re.compile(r"\s*\([a-zA-Z0-9]{1,5}\)[ \"“‘'(\[]*(?=[A-Za-z])")
 MONTHS = frozenset(
     [
         "January",
@@ -31,29 +33,25 @@ MONTHS = frozenset(
 DAYS = frozenset(["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"])
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
-    """A word at ``[start, end)`` of a block's text; ``initial`` when it opens a sentence."""
+class Token(NamedTuple):
+    """A word at ``[start, end)`` of a block's text; ``initial`` when it opens a sentence.
+
+    A named tuple: a 300-page contract has hundreds of thousands of words, and a tuple is the
+    cheapest record to make for each."""
 
     text: str
     start: int
     end: int
     initial: bool
-
-    @property
-    def capitalised(self) -> bool:
-        return self.text[0].isupper()
-
-    @property
-    def base(self) -> str:
-        """The word without a possessive ending (``Customer’s`` → ``Customer``)."""
-        return strip_possessive(self.text)
+    base: str  # the word without a possessive ending (``Customer’s`` → ``Customer``)
 
 
 def strip_possessive(word: str) -> str:
-    for ending in ("'s", "’s", "'", "’"):
-        if word.endswith(ending) and len(word) > len(ending):
-            return word[: -len(ending)]
+    last = word[-1]
+    if last in "'’":
+        return word[:-1] if len(word) > 1 else word
+    if last == "s" and len(word) > 2 and word[-2] in "'’":
+        return word[:-2]
     return word
 
 
@@ -70,21 +68,20 @@ def singulars(word: str) -> tuple[str, ...]:
 
 
 def tokens(text: str) -> list[Token]:
-    """Words of ``text`` in order, each marked sentence-initial when only an opening quote or
-    bracket separates it from a sentence end, a tab (after a list label) or the start."""
-    out: list[Token] = []
-    for m in _TOKEN.finditer(text):
-        i = m.start() - 1
-        while i >= 0 and (text[i] == " " or text[i] in _OPENERS):
-            i -= 1
-        initial = i < 0 or text[i] in _SENTENCE_END or (text[i] == ")" and _label_before(text, i))
-        out.append(Token(m.group(), m.start(), m.end(), initial))
-    return out
+    """Words of ``text`` in order, each marked sentence-initial when only spaces and opening
+    quotes or brackets separate it from a sentence end, a tab (after a list label), a list label
+    such as ``(a)`` opening the text, or the start."""
+    initial = {m.end() for m in _SENTENCE_START.finditer(text)}
+    label = _LABEL_START.match(text)
+    if label is not None:
+        initial.add(label.end())
+    return [
+        _new_token(Token, (word, start, start + len(word), start in initial, strip_possessive(word)))
+        for word, start in ((m.group(), m.start()) for m in _TOKEN.finditer(text))
+    ]
 
 
-def _label_before(text: str, close: int) -> bool:
-    """True when ``text[: close + 1]`` is a list label such as ``(a)`` opening the text."""
-    return bool(re.fullmatch(r"\s*\([a-zA-Z0-9]{1,5}\)", text[: close + 1]))
+_new_token = tuple.__new__  # skips the named tuple's Python-level constructor
 
 
 def deletion_keys(word: str) -> set[str]:

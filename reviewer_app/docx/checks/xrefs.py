@@ -11,7 +11,7 @@ schedules when the document has no schedule of that kind (it is then a separate 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .model import Finding, QuickFix
@@ -115,12 +115,19 @@ class LabelBlock:
     title: str | None
 
 
-def labels(blocks: Sequence[LabelBlock]) -> Labels:
-    """Full numbers (``3.2(e)(i)``) of every labelled block, in reading order."""
+def may_label(text: str, label: str | None) -> bool:
+    """True when a block with this text and list label adds a target :func:`labels` resolves
+    references to (a numbered or lettered paragraph, or the heading of a schedule)."""
+    return label is not None or bool(_MANUAL.match(text) or _ATTACHMENT_TARGET.match(text))
+
+
+def labels(blocks: Iterable[tuple[int, LabelBlock]]) -> Labels:
+    """Full numbers (``3.2(e)(i)``) of every labelled block, given (position, block) in reading
+    order; blocks for which :func:`may_label` is false may be left out."""
     out = Labels()
     numeric: str | None = None
     parts: list[tuple[tuple[int, int] | None, str]] = []
-    for position, block in enumerate(blocks):
+    for position, block in blocks:
         attachment = _ATTACHMENT_TARGET.match(block.text)
         if attachment is not None:
             word = attachment.group(1).lower()
