@@ -213,3 +213,27 @@ def test_cli_exit_status_and_json(tmp_path: Path, capsys):
     assert data["total"] == 1 and data["findings"][0]["code"] == "wordsFiguresMismatch"
     assert data["findings"][0]["blockId"] == "00000001" and data["view"] == "accepted"
     assert main(["check", str(tmp_path / "missing.docx")]) == 2
+
+
+def _replace(reviewer: DocxReviewer, block_id: str, find: str, replace: str) -> None:
+    operation = {"id": "e", "type": "replaceInBlock", "blockId": block_id, "find": find, "replace": replace}
+    reviewer.apply_operations({"version": 1, "operations": [operation]})
+
+
+@pytest.mark.parametrize(
+    ("block_id", "find", "replace"),
+    [
+        ("00000002", "“Confidential Information” means", "Confidential Information is"),  # definition gone
+        ("00000007", "Affiliate.", "Afiliate."),  # a misspelling
+        ("00000008", "A Trade Secret", "“Trade Secret” means a"),  # a new, unused definition
+        ("00000006", "Affiliate’s", "Trade Secret’s"),  # an undefined term, first of two uses
+    ],
+)
+def test_a_re_check_after_an_edit_finds_what_a_fresh_check_finds(block_id, find, replace):
+    reviewer = reviewer_of(*DEFINITIONS, *uses(), "A Trade Secret stays a secret of the trade.")
+    checker = Checker()
+    checker.check(reviewer.snapshot(), reviewer.document.body)
+    _replace(reviewer, block_id, find, replace)
+    again = checker.check(reviewer.snapshot(), reviewer.document.body)
+    assert again == Checker().check(reviewer.snapshot(), reviewer.document.body)
+    assert again  # each edit leaves something to report
