@@ -42,6 +42,21 @@ settings (keyring). That key is only ever sent to Anthropic over HTTPS: another 
 key, REVIEWER_SERVER_API_KEY, else the server key stored for that URL in Reviewer's settings."""
 
 
+def _add_local_model_options(parser: Any) -> None:
+    """--context-window and --api, shared by ``agent`` and ``check-model``."""
+    parser.add_argument(
+        "--context-window",
+        type=int,
+        metavar="N",
+        help="the model's context window in tokens (default: what an Ollama or llama.cpp server reports)",
+    )
+    parser.add_argument(
+        "--api",
+        choices=("anthropic", "openai"),
+        help="the server's API: anthropic (Messages API, the default) or openai (/v1/chat/completions)",
+    )
+
+
 def add_agent_command(sub: Any) -> None:
     """The ``agent`` parser."""
     agent = sub.add_parser(
@@ -69,6 +84,13 @@ def add_agent_command(sub: Any) -> None:
     agent.add_argument("--model", metavar="M", help="the model name")
     agent.add_argument("--base-url", metavar="URL", help="the model server")
     agent.add_argument("--max-tokens", type=int, metavar="N", help="most tokens per model reply")
+    _add_local_model_options(agent)
+    agent.add_argument(
+        "--profile",
+        choices=("auto", "full", "compact", "pipeline"),
+        help="what the model is given: auto (from the context window, the default), full, compact "
+        "(six tools, for small models) or pipeline (no tools: the document as Markdown, edits as JSON)",
+    )
     agent.add_argument("--json", action="store_true", help="print every event as a JSON line")
 
 
@@ -158,7 +180,16 @@ def run_agent(ns: argparse.Namespace) -> int:
     check_file(ns.file)
     if ns.max_tokens is not None and ns.max_tokens < 1:
         raise CliError("--max-tokens must be a positive whole number.")
-    settings = AgentSettings.from_environment(model=ns.model, base_url=ns.base_url, max_tokens=ns.max_tokens)
+    if ns.context_window is not None and ns.context_window < 1:
+        raise CliError("--context-window must be a positive whole number.")
+    settings = AgentSettings.from_environment(
+        model=ns.model,
+        base_url=ns.base_url,
+        max_tokens=ns.max_tokens,
+        context_window=ns.context_window,
+        api_style=ns.api,
+        tool_profile=ns.profile,
+    )
     try:
         settings.check()
     except AgentNotConfiguredError as exc:
@@ -212,6 +243,7 @@ def add_check_model_command(sub: Any) -> None:
     )
     check.add_argument("--model", metavar="M", help="the model name")
     check.add_argument("--base-url", metavar="URL", help="the model server")
+    _add_local_model_options(check)
 
 
 def run_check_model(ns: argparse.Namespace) -> int:
@@ -219,7 +251,9 @@ def run_check_model(ns: argparse.Namespace) -> int:
     from .agent.connection_check import check_connection
     from .agent.settings import AgentSettings
 
-    settings = AgentSettings.from_environment(model=ns.model, base_url=ns.base_url)
+    settings = AgentSettings.from_environment(
+        model=ns.model, base_url=ns.base_url, context_window=ns.context_window, api_style=ns.api
+    )
     report = asyncio.run(check_connection(settings))
     (sys.stdout if report.ok else sys.stderr).write(report.message + "\n")
     return 0 if report.ok else EXIT_MODEL_FAILED

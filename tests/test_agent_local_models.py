@@ -174,3 +174,13 @@ def test_a_cut_read_says_where_to_continue() -> None:
     assert estimate_tokens(json.dumps(cut)) <= 1000
     kept = len(cut["blocks"])
     assert 0 < kept < 100 and cut["truncated"] and cut["nextAfterBlockId"] == f"B{kept - 1}"
+
+
+@pytest.mark.parametrize("style", ["llama.cpp", "ollama"])
+def test_check_model_reports_the_window(style: str) -> None:
+    from reviewer_app.agent.connection_check import check_connection
+
+    with FakeAnthropic([reply("OK")], context_tokens=8192, context_style=style) as server:
+        report = asyncio.run(check_connection(fast_settings(server)))
+    source = "llama.cpp n_ctx" if style == "llama.cpp" else "Ollama num_ctx"
+    assert report.ok and f"Context window: 8,192 tokens ({source})." in report.message

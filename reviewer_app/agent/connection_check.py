@@ -4,7 +4,8 @@ Settings ▸ Test connection runs this before anyone relies on the chat: a firm'
 with a typo in its URL, a model name the server does not have, or a revoked key should be found
 while the person is still in the dialog, not in the middle of a review. The request is the
 chat's own kind (streamed Messages API) with ``max_tokens`` 1, no tools and no document text,
-and no retries, so the answer comes in a second or two and costs next to nothing.
+and no retries, so the answer comes in a second or two and costs next to nothing. A local
+server is then asked for its model's context window and whether it calls tools (:mod:`.model_info`).
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from .model_info import discover
 from .model_stream import describe_status
-from .settings import AgentNotConfiguredError, AgentSettings
+from .settings import AgentNotConfiguredError, AgentSettings, is_anthropic_endpoint
 
 #: what is sent: no document text, nothing the person typed
 PROBE_MESSAGES = ({"role": "user", "content": "Reply with the single word OK."},)
@@ -52,7 +54,27 @@ async def check_connection(settings: AgentSettings, timeout_s: float = 20.0) -> 
         await client.close()
     elapsed = time.perf_counter() - started
     model = getattr(message, "model", "") or settings.model
-    return ConnectionReport(True, f"{host} answered as {model} in {elapsed:.1f} s.", elapsed)
+    room = await _room(settings)
+    return ConnectionReport(True, f"{host} answered as {model} in {elapsed:.1f} s.{room}", elapsed)
+
+
+async def _room(settings: AgentSettings) -> str:
+    """What the server says about the model's context window and tools, as a sentence (or "")."""
+    if is_anthropic_endpoint(settings.base_url):
+        return ""
+    if settings.context_window:
+        return f" Context window: {settings.context_window:,} tokens (from the settings)."
+    info = await discover(settings.base_url or "", settings.model)
+    parts = []
+    if info.context_window:
+        parts.append(f" Context window: {info.context_window:,} tokens ({info.source}).")
+    else:
+        parts.append(" The server does not report the model's context window; set it in the settings.")
+    if info.calls_tools is False:
+        parts.append(" The model does not call tools: Reviewer will send edits as JSON (the pipeline).")
+    elif info.calls_tools:
+        parts.append(" The model calls tools.")
+    return "".join(parts)
 
 
 def _failed(started: float, message: str) -> ConnectionReport:
