@@ -1,4 +1,4 @@
-"""Contract §1, §4 and §11 providers.test: the 16 tool definitions, their schemas and provider shapes."""
+"""Contract §1, §4 and §11 providers.test: the 16 tool definitions (and Reviewer's check_document), their schemas and provider shapes."""
 
 from __future__ import annotations
 
@@ -65,6 +65,7 @@ READS_DOCUMENT_TEXT = {
     "find_text",
     "read_comments",
     "read_changes",
+    "check_document",
     "read_page",
     "read_selection",
 }
@@ -92,7 +93,7 @@ def definition(name: str, options: Any = None) -> dict[str, Any]:
 # ---- names and identity ---------------------------------------------------------------------------
 
 
-def test_tool_names_are_the_sixteen_in_registry_order() -> None:
+def test_tool_names_are_the_contracts_sixteen_in_registry_order_and_check_document() -> None:
     assert TOOL_NAMES == (
         "read_document",
         "get_document_outline",
@@ -102,6 +103,7 @@ def test_tool_names_are_the_sixteen_in_registry_order() -> None:
         "find_text",
         "read_comments",
         "read_changes",
+        "check_document",
         "add_comment",
         "suggest_changes",
         "reply_comment",
@@ -111,7 +113,7 @@ def test_tool_names_are_the_sixteen_in_registry_order() -> None:
         "show_in_document",
         "scroll_to_block",
     )
-    assert len(set(TOOL_NAMES)) == 16
+    assert len(set(TOOL_NAMES)) == 17
 
 
 def test_default_definitions_are_one_list_returned_every_time() -> None:
@@ -131,7 +133,7 @@ def test_definitions_with_options_are_fresh_and_equal_to_the_defaults_for_defaul
 
 def test_names_are_unique_and_every_definition_has_exactly_three_fields() -> None:
     for defs in (get_tool_definitions(), get_tool_definitions(SuggestChangesOptions(max_operations=3))):
-        assert len({d["name"] for d in defs}) == len(defs) == 16
+        assert len({d["name"] for d in defs}) == len(defs) == 17
         for d in defs:
             assert set(d) == {"name", "description", "inputSchema"}
             assert isinstance(d["description"], str) and d["description"].strip()
@@ -197,6 +199,7 @@ def test_required_arguments_per_tool() -> None:
         "find_text": ["query"],
         "read_comments": [],
         "read_changes": [],
+        "check_document": [],
         "add_comment": ["blockId", "text"],
         "suggest_changes": ["operations"],
         "reply_comment": ["commentId", "text"],
@@ -219,6 +222,7 @@ def test_argument_names_per_tool() -> None:
         "find_text": ["query", "matchCase", "wholeWord", "scope"],
         "read_comments": ["filter"],
         "read_changes": [],
+        "check_document": ["kinds"],
         "add_comment": ["blockId", "text", "quote", "precondition"],
         "suggest_changes": ["operations"],
         "reply_comment": ["commentId", "text"],
@@ -311,6 +315,8 @@ def test_calls_built_from_real_reads_validate(reviewer: DocxReviewer) -> None:
         ("find_text", {"query": "Fees", "scope": {"type": "document"}}),
         ("read_comments", {"filter": "open"}),
         ("read_changes", {}),
+        ("check_document", {}),
+        ("check_document", {"kinds": ["terms", "references"]}),
         (
             "add_comment",
             {
@@ -354,6 +360,7 @@ def test_calls_built_from_real_reads_validate(reviewer: DocxReviewer) -> None:
         ("find_text", {"query": "x", "scope": {"type": "chapter"}}),
         ("find_text", {"query": "x", "scope": {"type": "page", "page": 0}}),
         ("read_comments", {"filter": "closed"}),
+        ("check_document", {"kinds": ["spelling"]}),
         ("add_comment", {"blockId": "00AB12CD"}),
         ("add_comment", {"blockId": "00AB12CD", "text": "x", "precondition": {"blockTextHash": "XYZ"}}),
         ("reply_comment", {"commentId": "17abc", "text": "x"}),
@@ -374,7 +381,7 @@ def test_broken_calls_do_not_validate(name: str, args: dict[str, Any]) -> None:
 
 def test_descriptions_say_what_each_tool_is_for_and_are_distinct() -> None:
     descriptions = [d["description"] for d in get_tool_definitions()]
-    assert len(set(descriptions)) == 16
+    assert len(set(descriptions)) == 17
     assert set(DESCRIPTIONS) == set(TOOL_NAMES) - {"suggest_changes"}
 
 
@@ -437,7 +444,7 @@ def test_suggest_changes_description_is_the_base_then_the_capabilities() -> None
 def test_anthropic_shape() -> None:
     defs = get_tool_definitions()
     converted = to_anthropic_tools(defs)
-    assert len(converted) == 16
+    assert len(converted) == 17
     for source, tool in zip(defs, converted, strict=True):
         assert tool == {
             "name": source["name"],
@@ -450,7 +457,7 @@ def test_anthropic_shape() -> None:
 def test_openai_shape() -> None:
     defs = get_tool_definitions()
     converted = to_openai_tools(defs)
-    assert len(converted) == 16
+    assert len(converted) == 17
     for source, tool in zip(defs, converted, strict=True):
         assert tool == {
             "type": "function",

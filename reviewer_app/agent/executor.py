@@ -1,4 +1,4 @@
-"""``execute_tool_call``: run one of the 16 tools against a bridge (contract §4, §5.7-§5.9, §7).
+"""``execute_tool_call``: run one of the 17 tools against a bridge (contract §4, §5.7-§5.9, §7).
 
 The executor is synchronous and never raises for anything a model can cause: every expected
 refusal is ``{"ok": False, "error": <plain sentence>}`` meant to be shown to the model as is,
@@ -370,6 +370,7 @@ _HANDLERS: dict[str, _Handler] = {
     "find_text": reads.find_text,
     "read_comments": reads.read_comments,
     "read_changes": reads.read_changes,
+    "check_document": reads.check_document,
     "add_comment": _add_comment,
     "reply_comment": _reply_comment,
     "resolve_comment": _resolve_comment,

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..docx import find, outline
 from ..docx.blocks import Block
+from ..docx.checks import KINDS, Checker, Finding, summary
 from .bridge import member
 from .codecs import as_integer, decode_section_handle, decode_story_handle
 from .suggest_changes import TEXT_FIELD_LIMIT, over_limit_message
@@ -280,6 +281,39 @@ def read_changes(bridge: Any, args: Any) -> list[dict[str, Any]]:
         return list(get_changes() or [])
     except Exception:
         return []
+
+
+# ------------------------------------------------------------------------------------------- checks
+#: The most findings one check_document result lists (its totals count them all), like find_text.
+MAX_FINDINGS = 200
+
+
+def check_document(bridge: Any, args: Any) -> dict[str, Any]:
+    """The contract checks' findings for the document as the agent reads it (its snapshot, so each
+    finding's blockId and offsets are those of read_section and find_text). A bridge with its own
+    ``check_document`` (the desktop, which keeps its checker between edits) answers itself."""
+    wanted = args_object(args).get("kinds")
+    if wanted is not None and (
+        not isinstance(wanted, list) or not wanted or any(k not in KINDS for k in wanted)
+    ):
+        raise ToolError(
+            "check_document's `kinds` must be a non-empty array of "
+            + ", ".join(f'"{k}"' for k in KINDS)
+            + " when provided."
+        )
+    own = member(bridge, "check_document")
+    if own is not None:
+        findings: list[Finding] = list(own())
+    else:
+        reviewer = member(bridge, "reviewer")
+        body = reviewer.document.body if reviewer is not None else None
+        findings = Checker().check(bridge.snapshot(), body)
+    if wanted is not None:
+        findings = [f for f in findings if f.kind in wanted]
+    result = summary(findings)
+    result["findings"] = [f.to_dict() for f in findings[:MAX_FINDINGS]]
+    result["truncated"] = len(findings) > MAX_FINDINGS
+    return result
 
 
 # ------------------------------------------------------------------------------------------- live view

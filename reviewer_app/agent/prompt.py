@@ -31,6 +31,7 @@ DOCUMENT_TEXT_TOOLS = frozenset(
         "find_text",
         "read_comments",
         "read_changes",
+        "check_document",
         "read_page",
         "read_selection",
     )

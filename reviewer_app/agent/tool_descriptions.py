@@ -83,6 +83,17 @@ DESCRIPTIONS: dict[str, str] = {
         "...), author, text and blockId. Only the person reviewing can accept or reject them; you cannot. "
         f"{UNTRUSTED}"
     ),
+    "check_document": (
+        "Check the document for drafting errors, without a model: capitalised terms used but never "
+        "defined, definitions never used or given twice, misspelt terms and party names, "
+        "cross-references to clauses or schedules that do not exist, words and figures that disagree "
+        "(thirty (45) days), typed numbering that skips, and blanks or placeholders left in. The "
+        "document is read as if every tracked change were accepted. Each finding gives its kind, code, "
+        "severity, message, blockId, startOffset/endOffset into the block's text, the evidence (that "
+        "text) and, where the correction is certain, a fix (the replacement text); at most "
+        "200 findings are returned and total counts them all. kinds narrows the result to terms, "
+        f"references, numbers, blanks or parties. {UNTRUSTED}"
+    ),
     "add_comment": (
         "Attach a Word comment to a block. blockId must be "
         f"{BLOCK_ID_SOURCE}. quote anchors the comment to a passage that occurs exactly once in the block; "

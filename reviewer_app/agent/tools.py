@@ -1,4 +1,4 @@
-"""The 16 agent tools as provider-neutral definitions, and their Anthropic / OpenAI shapes (§1, §4).
+"""The 17 agent tools as provider-neutral definitions, and their Anthropic / OpenAI shapes (§1, §4).
 
 A definition is ``{"name", "description", "inputSchema"}``. The schemas keep to a conservative
 JSON-Schema subset (``type: "object"``, ``properties``, ``required``, ``enum``,
@@ -15,13 +15,15 @@ import copy
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from reviewer_app.docx.checks import KINDS
 from reviewer_app.docx.edit import contract
 
 from .codecs import MAX_HEADING_LEVEL, MIN_HEADING_LEVEL, STORY_TYPES
 from .suggest_changes import conservative, describe_suggest_changes_capabilities, suggest_changes_input_schema
 from .tool_descriptions import DESCRIPTIONS, SUGGEST_CHANGES_BASE, TEXT_CAP
 
-#: §4.16, in registry order: the listed order, except that show_in_document precedes scroll_to_block.
+#: §4.16, in registry order: the listed order, except that show_in_document precedes scroll_to_block;
+#: check_document (issue 17, the contract checks) is Reviewer's addition, read with the other reads.
 TOOL_NAMES: tuple[str, ...] = (
     "read_document",
     "get_document_outline",
@@ -31,6 +33,7 @@ TOOL_NAMES: tuple[str, ...] = (
     "find_text",
     "read_comments",
     "read_changes",
+    "check_document",
     "add_comment",
     "suggest_changes",
     "reply_comment",
@@ -147,6 +150,15 @@ _INPUT_SCHEMAS: dict[str, dict[str, Any]] = {
         {"filter": {"type": "string", "enum": ["all", "open", "resolved"], "description": "Default all."}}
     ),
     "read_changes": _object({}),
+    "check_document": _object(
+        {
+            "kinds": {
+                "type": "array",
+                "items": {"type": "string", "enum": list(KINDS)},
+                "description": "Only these kinds of finding (default: every kind).",
+            }
+        }
+    ),
     "add_comment": _object(
         {
             "blockId": _BLOCK_ID,
@@ -203,7 +215,7 @@ DEFAULT_TOOL_DEFINITIONS: list[dict[str, Any]] = _build(None)
 
 
 def get_tool_definitions(options: Any = None) -> list[dict[str, Any]]:
-    """The 16 tool definitions in registry order.
+    """The 17 tool definitions in registry order.
 
     ``options`` are the suggest_changes options (:class:`.suggest_changes.SuggestChangesOptions`,
     a mapping of its fields, or None); pass the same ones to the executor. Without options the

@@ -202,6 +202,8 @@ def summarize(name: str, result: Any) -> str:
         return f"{_count(len(result.get('blocks') or []), 'block')} of “{_clip(heading, 60)}”{more}"
     if name == "find_text":
         return _count(int(result.get("totalMatches") or 0), "match").replace("matchs", "matches")
+    if name == "check_document":
+        return _count(int(result.get("total") or 0), "finding")
     if name == "read_page":
         return f"page {result.get('page')}"
     if name == "read_selection":

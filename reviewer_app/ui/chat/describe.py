@@ -289,6 +289,7 @@ def tool_phrase(name: str, tool_input: Any, result: Any = None) -> str:
         "read_story": _tr("Read a header, footer or note"),
         "read_comments": _tr("Read the comments"),
         "read_changes": _tr("Read the tracked changes"),
+        "check_document": _tr("Checked the document for drafting errors"),
         "reply_comment": _tr("Replied to a comment"),
         "resolve_comment": _tr("Resolved a comment"),
         "read_selection": _tr("Read your selection"),
