@@ -1,4 +1,4 @@
-"""Our pages against LibreOffice's, word by word, on the real contracts (``../shared/corpus/contracts``).
+"""Our pages against LibreOffice's, word by word, on the contracts and the public corpus.
 
 Issue 14's targets, for every contracts file: word recall ≥ 0.995 (the share of LibreOffice's words
 our PDF has: clipped, hidden or unsearchable text lowers it) and no word off the paper; over the set:
@@ -6,6 +6,8 @@ median same-page share ≥ 0.95, median line agreement ≥ 0.90, page count with
 Not every file reaches them yet, so the test holds each file to the level it has reached
 (``tests/data/layout_contracts.tsv``, which also says why a file is below target, where LibreOffice
 rather than our layout is the cause) and the set to its medians: a change that loses ground fails.
+The public corpus (``../shared/corpus/public``, files up to :data:`PUBLIC_MAX_PAGES` pages) is held
+to its medians.
 
 The judge is ``../shared/checkers/layout_compare.py`` (poppler reads both PDFs). LibreOffice's PDFs
 are made once per run, two soffice processes at a time, in a temporary folder; ours come from the
@@ -31,9 +33,15 @@ from .lo_known_differences import read_rows
 pytestmark = [pytest.mark.libreoffice, pytest.mark.corpus]
 
 CONTRACTS = corpus_files("contracts")
-#: Levels over the set reached now (issue 14 targets: 0.95 and 0.90).
+PUBLIC = corpus_files("public")
+#: Levels over the contracts reached now (issue 14 targets: 0.95 and 0.90).
 MEDIAN_SAME_PAGE_FLOOR = 0.99
 MEDIAN_LINE_MATCH_FLOOR = 0.89
+#: Levels over the public corpus reached now: (median recall, median same-page, median line agreement).
+PUBLIC_MEDIAN_FLOORS = (0.999, 0.995, 0.99)
+#: Files LibreOffice lays out on more pages are left out of the public run: the word comparison is
+#: quadratic (a 300-page book takes layout_compare.py four minutes).
+PUBLIC_MAX_PAGES = 60
 
 
 def _floors() -> dict[str, dict[str, float]]:
@@ -83,22 +91,42 @@ def _table(results: dict[str, dict[str, object]]) -> str:
     return "\n".join(lines)
 
 
-@pytest.fixture(scope="module")
-def contract_results(qapp, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, object]]:
-    if not CONTRACTS:
-        pytest.skip("../shared/corpus/contracts is not there")
+def _pdf_pages(pdf: Path) -> int:
+    done = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True)
+    return int(next(line.split()[1] for line in done.stdout.splitlines() if line.startswith("Pages:")))
+
+
+def _results(
+    files: list[Path], folder: Path, every: bool = True, max_pages: int | None = None
+) -> dict[str, dict[str, object]]:
+    """layout_compare's figures for each file; ``every``: LibreOffice must convert each one;
+    ``max_pages``: files LibreOffice lays out on more pages are left out."""
+    if not files:
+        pytest.skip("the corpus folder is not there")
     if not SOFFICE.exists():
         pytest.skip(f"LibreOffice is not installed ({SOFFICE})")
-    folder = tmp_path_factory.mktemp("layout")
-    theirs = _libreoffice_pdfs(CONTRACTS, folder / "libreoffice")
+    theirs = _libreoffice_pdfs(files, folder / "libreoffice")
     results: dict[str, dict[str, object]] = {}
-    for docx in CONTRACTS:
+    for docx in files:
+        if not theirs[docx.name].exists():
+            assert not every, f"LibreOffice made no PDF of {docx.name}"
+            continue
+        if max_pages is not None and _pdf_pages(theirs[docx.name]) > max_pages:
+            continue
         ours = folder / (docx.stem + ".pdf")
         render_pdf(DocxReviewer.open(docx), ours)
-        assert theirs[docx.name].exists(), f"LibreOffice made no PDF of {docx.name}"
         results[docx.name] = _compare(docx, ours, theirs[docx.name])
     print("\n" + _table(results))
     return results
+
+
+def _median(results: dict[str, dict[str, object]], key: str) -> float:
+    return statistics.median(float(r[key]) for r in results.values())  # type: ignore[arg-type]
+
+
+@pytest.fixture(scope="module")
+def contract_results(qapp, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, object]]:
+    return _results(CONTRACTS, tmp_path_factory.mktemp("contracts"))
 
 
 def test_every_contract_keeps_its_level(contract_results: dict[str, dict[str, object]]) -> None:
@@ -123,7 +151,21 @@ def test_every_contract_keeps_its_level(contract_results: dict[str, dict[str, ob
 
 
 def test_the_set_keeps_its_medians(contract_results: dict[str, dict[str, object]]) -> None:
-    same = statistics.median(float(r["same_page"]) for r in contract_results.values())  # type: ignore[arg-type]
-    line = statistics.median(float(r["line_match"]) for r in contract_results.values())  # type: ignore[arg-type]
-    assert same >= MEDIAN_SAME_PAGE_FLOOR
-    assert line >= MEDIAN_LINE_MATCH_FLOOR
+    assert _median(contract_results, "same_page") >= MEDIAN_SAME_PAGE_FLOOR
+    assert _median(contract_results, "line_match") >= MEDIAN_LINE_MATCH_FLOOR
+
+
+def test_the_public_corpus_keeps_its_medians(qapp, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Every public file LibreOffice can convert (it gives up on one) and lays out on at most
+    :data:`PUBLIC_MAX_PAGES` pages: the medians may not fall.
+
+    71 files: median recall, same-page share and line agreement are all 1.0 now (52 files reach
+    recall 0.995). Right-to-left files score low for a reason of the checker's own (poppler splits
+    their words in Qt's PDFs into letters, see ../shared/checkers/README.md), Chinese ones because
+    no CJK font is installed here (Qt then draws and writes nothing for those characters), and a
+    DATE field because LibreOffice recomputes it; the medians are not moved by them.
+    """
+    results = _results(PUBLIC, tmp_path_factory.mktemp("public"), every=False, max_pages=PUBLIC_MAX_PAGES)
+    assert len(results) >= len(PUBLIC) - 5
+    medians = tuple(_median(results, key) for key in ("word_recall", "same_page", "line_match"))
+    assert all(value >= floor for value, floor in zip(medians, PUBLIC_MEDIAN_FLOORS, strict=True)), medians
