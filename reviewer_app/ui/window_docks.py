@@ -1,8 +1,10 @@
 """The panels docked around the pages, and the wiring that keeps their selections in step.
 
 Selecting a change in the redline panel shows it on the page, clicking it on the page selects
-its row; the same for comments. Page numbers reach the panels once the layout has placed
-every block. Each panel is a dock the person can move, float or hide (View menu).
+its row; the same for comments. Picking a finding in the Checks panel shows its range. Page
+numbers reach the panels once the layout has placed every block. Each panel is a dock the
+person can move, float or hide (View menu); Review ▸ Check Document (Ctrl+Alt+K) brings the
+Checks panel forward.
 """
 
 from __future__ import annotations
@@ -11,8 +13,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QWidget
 
+from .checks_panel import ChecksPanel
 from .comments_panel import CommentsPanel
 from .redline_panel import RedlinePanel
 
@@ -28,6 +32,9 @@ class Docks:
     comments: CommentsPanel
     redline_dock: QDockWidget
     comments_dock: QDockWidget
+    checks: ChecksPanel
+    checks_dock: QDockWidget
+    check_document: QAction
 
 
 def _dock(window: MainWindow, name: str, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
@@ -57,6 +64,8 @@ def build_docks(window: MainWindow) -> Docks:
         window, "commentsDock", window.tr("Comments"), comments, Qt.DockWidgetArea.RightDockWidgetArea
     )
     window.tabifyDockWidget(redline_dock, comments_dock)
+    checks, checks_dock, check_document = _checks(window)
+    window.tabifyDockWidget(comments_dock, checks_dock)
     redline_dock.raise_()
     redline.change_selected.connect(view.select_change)
     view.change_clicked.connect(redline.select_change)
@@ -66,4 +75,26 @@ def build_docks(window: MainWindow) -> Docks:
     view.comment_clicked.connect(lambda _id: (comments_dock.show(), comments_dock.raise_()))
     view.layout_finished.connect(lambda: redline.set_page_lookup(page_of_block))
     view.layout_finished.connect(comments.refresh)
-    return Docks(redline, comments, redline_dock, comments_dock)
+    return Docks(redline, comments, redline_dock, comments_dock, checks, checks_dock, check_document)
+
+
+def _checks(window: MainWindow) -> tuple[ChecksPanel, QDockWidget, QAction]:
+    """The Checks panel, its dock and Review ▸ Check Document, which shows it checked now."""
+    checks = ChecksPanel(window.controller)
+    dock = _dock(window, "checksDock", window.tr("Checks"), checks, Qt.DockWidgetArea.RightDockWidgetArea)
+    dock.visibilityChanged.connect(checks.set_active)
+    checks.finding_shown.connect(window.page_view.show_range)
+    action = QAction(window.tr("Check &Document"), window)
+    action.setObjectName("check_document")
+    action.setShortcut(QKeySequence("Ctrl+Alt+K"))
+    action.setStatusTip(window.tr("List undefined terms, broken cross-references, numbers and blanks"))
+
+    def show() -> None:
+        dock.show()
+        dock.raise_()
+        checks.refresh()
+        checks.list.setFocus()
+
+    action.triggered.connect(show)
+    window.menus["review"].addAction(action)
+    return checks, dock, action
