@@ -80,3 +80,25 @@ def test_kinds_narrow_the_findings_and_a_wrong_kind_is_refused() -> None:
         'check_document\'s `kinds` must be a non-empty array of "terms", "references", "numbers", '
         '"blanks", "parties" when provided.'
     )
+
+
+def test_a_check_after_the_agents_edit_reports_the_edited_document() -> None:
+    script = [
+        reply(tool("check_document", {"kinds": ["numbers"]})),
+        reply(
+            tool(
+                "suggest_changes",
+                {
+                    "operations": [
+                        {"type": "replaceInBlock", "blockId": "00000001", "find": "45", "replace": "30"}
+                    ]
+                },
+            )
+        ),
+        reply(tool("check_document", {"kinds": ["numbers"]})),
+        reply("The days now agree."),
+    ]
+    _events, server, session = _run(script)
+    before = _fenced_json(tool_results(server.requests[1].body)[0], session.nonce)
+    after = _fenced_json(tool_results(server.requests[3].body)[0], session.nonce)
+    assert before["total"] == 1 and after["total"] == 0

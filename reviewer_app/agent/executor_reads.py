@@ -13,7 +13,7 @@ from typing import Any
 
 from ..docx import find, outline
 from ..docx.blocks import Block
-from ..docx.checks import KINDS, Checker, Finding, summary
+from ..docx.checks import KINDS, Checker, Finding, checker_for, summary
 from .bridge import member
 from .codecs import as_integer, decode_section_handle, decode_story_handle
 from .suggest_changes import TEXT_FIELD_LIMIT, over_limit_message
@@ -290,8 +290,9 @@ MAX_FINDINGS = 200
 
 def check_document(bridge: Any, args: Any) -> dict[str, Any]:
     """The contract checks' findings for the document as the agent reads it (its snapshot, so each
-    finding's blockId and offsets are those of read_section and find_text). A bridge with its own
-    ``check_document`` (the desktop, which keeps its checker between edits) answers itself."""
+    finding's blockId and offsets are those of read_section and find_text). A bridge over a
+    reviewer uses the document's shared checker (a re-check after the agent's edits re-reads only
+    the edited blocks); a bridge with its own ``check_document`` answers itself."""
     wanted = args_object(args).get("kinds")
     if wanted is not None and (
         not isinstance(wanted, list) or not wanted or any(k not in KINDS for k in wanted)
@@ -306,8 +307,10 @@ def check_document(bridge: Any, args: Any) -> dict[str, Any]:
         findings: list[Finding] = list(own())
     else:
         reviewer = member(bridge, "reviewer")
-        body = reviewer.document.body if reviewer is not None else None
-        findings = Checker().check(bridge.snapshot(), body)
+        if reviewer is None:
+            findings = Checker().check(bridge.snapshot())
+        else:
+            findings = checker_for(reviewer).check(bridge.snapshot(), reviewer.document.body)
     if wanted is not None:
         findings = [f for f in findings if f.kind in wanted]
     result = summary(findings)

@@ -1,8 +1,9 @@
 """The Checks panel: the contract checks' findings for the open document, to go through and fix.
 
-The panel keeps one :class:`~reviewer_app.docx.checks.Checker` per open document and re-checks
-after every change the :class:`DocumentController` reports; the checker re-reads only the
-blocks a text edit replaced, so a re-check of a 300-page contract takes milliseconds. While the
+The panel re-checks after every change the :class:`DocumentController` reports, with the open
+document's shared :class:`~reviewer_app.docx.checks.Checker` (the agent's check_document uses
+it too), which re-reads only the blocks a text edit replaced: a re-check of a 300-page contract
+takes milliseconds. While the
 panel is hidden it does not check at all (a first check of a long contract takes seconds) and
 catches up when shown.
 
@@ -26,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..docx.checks import Checker, Finding
+from ..docx.checks import Finding, checker_for
 from ..docx.checks.fixes import fix_batch
 from .checks_store import IgnoredFindings
 from .document_controller import DocumentController
@@ -46,7 +47,6 @@ class ChecksPanel(QWidget):
         self.setObjectName("checksPanel")
         self.setAccessibleName(self.tr("Contract checks"))
         self._controller = controller
-        self._checker = Checker()
         self._ignored = IgnoredFindings()
         self._findings: dict[str, Finding] = {}
         self._active = False
@@ -115,7 +115,6 @@ class ChecksPanel(QWidget):
             self.refresh()
 
     def _document_loaded(self) -> None:
-        self._checker = Checker()
         self._ignored = IgnoredFindings(self._controller.reviewer)
         self._document_changed(None)
 
@@ -127,7 +126,9 @@ class ChecksPanel(QWidget):
     def refresh(self) -> None:
         """Check the document now and list what is not ignored, keeping the person's place."""
         reviewer = self._controller.reviewer
-        found = [] if reviewer is None else self._checker.check(reviewer.snapshot(), reviewer.document.body)
+        found = []
+        if reviewer is not None:
+            found = checker_for(reviewer).check(reviewer.snapshot(), reviewer.document.body)
         self._stale = False
         self._findings = {f.key: f for f in found if f.key not in self._ignored.keys}
         self._fill()

@@ -9,6 +9,7 @@ the blocks an edit changed.
 from __future__ import annotations
 
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from ..reviewer import DocxReviewer
 from .engine import Checker
@@ -31,6 +32,19 @@ def check_reviewer(
     return (checker or Checker()).check(source.snapshot(), source.document.body)
 
 
+_CHECKERS: WeakKeyDictionary[DocxReviewer, Checker] = WeakKeyDictionary()
+
+
+def checker_for(reviewer: DocxReviewer) -> Checker:
+    """The one :class:`Checker` of an open document, shared by everything that checks it (the
+    Checks panel, the agent's check_document), so each re-check after an edit re-reads only the
+    edited blocks whoever asks; it goes when the document does."""
+    checker = _CHECKERS.get(reviewer)
+    if checker is None:
+        checker = _CHECKERS[reviewer] = Checker()
+    return checker
+
+
 def summary(findings: list[Finding]) -> dict[str, Any]:
     """Counts per kind, for the CLI's and the agent tool's totals."""
     counts = {kind: 0 for kind in KINDS}
@@ -39,4 +53,13 @@ def summary(findings: list[Finding]) -> dict[str, Any]:
     return {"total": len(findings), "byKind": counts}
 
 
-__all__ = ["KINDS", "Checker", "Finding", "QuickFix", "check_reviewer", "fix_operation", "summary"]
+__all__ = [
+    "KINDS",
+    "Checker",
+    "Finding",
+    "QuickFix",
+    "check_reviewer",
+    "checker_for",
+    "fix_operation",
+    "summary",
+]
