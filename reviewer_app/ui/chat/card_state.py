@@ -50,6 +50,8 @@ class CardState:
     section: str = ""
     #: what the person decided (accepted/declined/applied/discarded), kept while the ids resolve
     outcome: str | None = None
+    #: the batch's effect on the contract checks (the same for every card of the batch)
+    checks: dict[str, Any] | None = None
 
     @property
     def key(self) -> str:
@@ -182,6 +184,7 @@ def cards_from_entry(entry: Mapping[str, Any]) -> list[CardState]:
                 comment_id=row.get("commentId"),
                 old_text=row.get("oldText"),
                 section=str(row.get("section") or ""),
+                checks=entry.get("checks") if isinstance(entry.get("checks"), dict) else None,
             )
         )
     return cards

@@ -29,6 +29,8 @@ from ...agent.session import AgentSession
 from ...agent.settings import AgentNotConfiguredError, AgentSettings
 from ...agent.transcript import Transcript, TranscriptStore
 from ...agent.turn_tools import EDIT_TOOLS
+from ...docx.checks import Finding, checker_for
+from ...docx.checks.delta import batch_effect
 from ...docx.snapshot import Snapshot
 from ..document_controller import AGENT_MODES, DocumentController
 from ..pageview import PageView
@@ -95,6 +97,8 @@ class ChatController(QObject):
         #: per running tool call: its line and its start, and for edit calls the state before it
         self._running: dict[str, tuple[ToolLineData, float]] = {}
         self._before: tuple[Snapshot | None, set[str]] = (None, set())
+        #: the contract checks' findings before a Direct-mode batch, to tell what it changed
+        self._checks_before: list[Finding] | None = None
         self._settle_timer = QTimer(self, singleShot=True, interval=0)
         self._settle_timer.timeout.connect(self._settle_cards)
         controller.document_loaded.connect(self.attach)
@@ -317,6 +321,7 @@ class ChatController(QObject):
             self._running[event.id] = (line, time.perf_counter())
             if event.name in EDIT_TOOLS:
                 self._before = (self.controller.snapshot(), {p["id"] for p in self._proposals()})
+                self._checks_before = self._checks() if self.mode == "direct" else None
                 self.bridge.last_result = None
             self.tool_started.emit(line)
         elif isinstance(event, ToolResult):
@@ -354,17 +359,35 @@ class ChatController(QObject):
         )
         self.bridge.last_result = None
         self._before = (None, set())
-        cards = card_state.cards_from_entry({**event.to_dict(), "operations": rows})
+        entry = self._logged_entry(event)
+        if self._checks_before is not None:
+            effect = batch_effect(self._checks_before, self._checks() or [])
+            self._checks_before = None
+            if effect and entry is not None:
+                entry["checks"] = effect  # kept in the transcript: a restored card says it again
+        checks = entry.get("checks") if entry is not None else None
+        cards = card_state.cards_from_entry({**event.to_dict(), "operations": rows, "checks": checks})
         self.cards.update((card.key, card) for card in cards)
         self.cards_added.emit(cards)
 
     def _logged_rows(self, event: EditBatch) -> list[dict[str, Any]]:
         """The batch's rows as the transcript holds them (annotations must reach the saved file)."""
+        entry = self._logged_entry(event)
+        return entry["operations"] if entry is not None else event.operations
+
+    def _logged_entry(self, event: EditBatch) -> dict[str, Any] | None:
         if self.session is not None:
             for entry in reversed(self.session.transcript.entries):
                 if entry.get("kind") == "edit_batch" and entry.get("id") == event.id:
-                    return entry["operations"]
-        return event.operations
+                    return entry
+        return None
+
+    def _checks(self) -> list[Finding] | None:
+        """The open document's findings now (the shared checker re-reads only edited blocks)."""
+        reviewer = self.controller.reviewer
+        if reviewer is None:
+            return None
+        return checker_for(reviewer).check(reviewer.snapshot(), reviewer.document.body)
 
     # ------------------------------------------------------------------ card actions
     def apply_cards(self, keys: list[str]) -> list[CardState]:

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLay
 from ..plurals import count_text
 from . import describe
 from .card_state import CardState
+from .checks_note import effect_text
 from .colors import STATUS_TONE, chat_colors
 
 PageLookup = Callable[[str], "int | None"]
@@ -165,6 +166,11 @@ class BatchCards(QWidget):
             button.setFlat(True)
             head.addWidget(button)
         layout.addLayout(head)
+        self.checks = _label(self)
+        self.checks.setObjectName("batchChecks")
+        self.checks.setText(effect_text(cards[0].checks if cards else None))
+        self.checks.setVisible(bool(self.checks.text()))
+        layout.addWidget(self.checks)
         self.cards: dict[str, EditCard] = {}
         for card in cards:
             widget = EditCard(card, page_of_block, self)
