@@ -49,6 +49,9 @@ def test_a_direct_batch_card_says_what_it_introduced_and_cleared(
     assert batch.grab().save(str(artifacts / "chat_batch_checks.png"))
     (entry,) = [e for e in dock.chat.session.transcript.entries if e.get("kind") == "edit_batch"]
     assert [f["subject"] for f in entry["checks"]["introduced"]] == ["[insert excluded days]"]
+    dock.chat.controller.save()
+    (restored,) = make_dock(mode="direct").conversation.batches()  # the document opened again
+    assert restored.checks.text() == batch.checks.text()
 
 
 def test_a_review_batch_changes_nothing_yet_and_says_nothing_about_checks(
