@@ -13,6 +13,7 @@ import re
 import shutil
 import subprocess
 import sys
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,7 @@ from reviewer_app.docx.reviewer import DocxReviewer
 from reviewer_app.resources import resource_path
 from reviewer_app.ui.pageview.fonts import families_for, register_bundled_fonts
 from reviewer_app.ui.pageview.layout import PagedLayout
+from reviewer_app.ui.pageview.render import render_pdf
 
 from .bridge_conformance import fixture_docx
 from .conftest import REPO_ROOT
@@ -181,3 +183,44 @@ def test_symbol_font_characters_show_as_their_unicode_look_alikes(qapp) -> None:
     position = record.position_of(block.text.index(" Declined"))  # clean offsets find their place
     assert "".join(document.characterAt(position + i) for i in range(9)) == " Declined"
     assert record.clean_offset(position) == block.text.index(" Declined")
+
+
+def _many_comments_docx(count: int, words: int) -> bytes:
+    """One short paragraph per comment, each comment ``words`` words long and ending in its number."""
+    body, comments = [], []
+    for i in range(1, count + 1):
+        body.append(
+            f'<w:p><w:commentRangeStart w:id="{i}"/><w:r><w:t>Clause {i} applies.</w:t></w:r>'
+            f'<w:commentRangeEnd w:id="{i}"/><w:r><w:commentReference w:id="{i}"/></w:r></w:p>'
+        )
+        text = " ".join(["Please reconsider this wording"] * (words // 4)) + f" end-of-note-{i}"
+        comments.append(
+            f'<w:comment w:id="{i}" w:author="Ann" w:initials="A" w:date="2024-01-02T03:04:05Z">'
+            f"<w:p><w:r><w:t>{text}</w:t></w:r></w:p></w:comment>"
+        )
+    return make_docx("".join(body), comments="".join(comments))
+
+
+def test_a_page_with_more_comments_than_its_column_holds_keeps_them_all_on_the_page(
+    qapp, tmp_path: Path
+) -> None:
+    """Twelve long comments on a one-page contract: every balloon lies on the page (none runs off its
+    foot, where a PDF would lose it) and every comment's last word is in the PDF's text."""
+    from reviewer_app.ui.pageview.paint import PagePainter
+    from reviewer_app.ui.pageview.render import render_page_image
+
+    reviewer = DocxReviewer.from_bytes(_many_comments_docx(12, 60))
+    layout = PagedLayout(reviewer, "all").build_all()
+    assert layout.page_count() == 1
+    painter = PagePainter(layout, layout.headers)
+    render_page_image(layout, 0, dpi=30, painter_impl=painter)
+    boxes = painter.balloon_boxes[0]
+    assert len(boxes) == 12
+    page = layout.pages()[0]
+    ordered = sorted((box for box, _id in boxes), key=lambda box: box.top())
+    assert ordered[0].top() >= 0 and ordered[-1].bottom() <= page.height
+    assert all(above.bottom() <= below.top() for above, below in pairwise(ordered))  # none hides another
+    out = tmp_path / "comments.pdf"
+    render_pdf(reviewer, out, layout=layout)
+    text = " ".join(_pdf_text(out).split())
+    assert all(f"end-of-note-{i}" in text for i in range(1, 13))

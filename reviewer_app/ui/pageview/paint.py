@@ -42,6 +42,8 @@ if TYPE_CHECKING:  # pragma: no cover
 MARKUP_WIDTH = 1872.0
 _BALLOON_MARGIN = 90.0
 _BALLOON_FONT_LU = 80
+#: Room between two balloons in the markup column (LU).
+_BALLOON_GAP = 40.0
 _CHANGE_BAR = QColor("#5F6368")
 _BALLOON_FILL = QColor("#FFF8D6")
 _FORMAT_FILL = QColor("#EEF2F7")
@@ -293,23 +295,22 @@ class PagePainter:
         items.sort(key=lambda item: item[0])
         x = page.width + _BALLOON_MARGIN
         width = MARKUP_WIDTH - 2 * _BALLOON_MARGIN
-        next_top = 0.0
-        metrics, bold_metrics = QFontMetricsF(self.font), QFontMetricsF(self.bold)
-        for anchor_y, anchor_x, author, fill, entries, comment_id in items:
-            height = 40.0
-            blocks = []
-            for who, text in entries:
-                who_rect = (
-                    bold_metrics.boundingRect(QRectF(0, 0, width - 60, 1e6), Qt.TextFlag.TextWordWrap, who)
-                    if who
-                    else QRectF()
-                )
-                text_rect = metrics.boundingRect(
-                    QRectF(0, 0, width - 60, 1e6), Qt.TextFlag.TextWordWrap, text
-                )
-                blocks.append((who, who_rect.height(), text, text_rect.height()))
-                height += who_rect.height() + text_rect.height() + 20
-            top = max(anchor_y - 40, next_top)
+        font, bold = self.font, self.bold
+        measured = [_measure_balloon(entries, width - 60, font, bold) for *_, entries, _id in items]
+        total = sum(height for _blocks, height in measured) + _BALLOON_GAP * len(measured)
+        if total > page.height:
+            # more than the column holds: a smaller type, so every comment is on its page
+            font, bold = QFont(self.font), QFont(self.bold)
+            size = max(_BALLOON_FONT_LU * 0.6, _BALLOON_FONT_LU * page.height / total)
+            font.setPixelSize(round(size))
+            bold.setPixelSize(round(size))
+            measured = [_measure_balloon(entries, width - 60, font, bold) for *_, entries, _id in items]
+        tops = balloon_tops(
+            [item[0] - 40 for item in items], [height for _blocks, height in measured], page.height
+        )
+        for (anchor_y, anchor_x, author, fill, _entries, comment_id), (blocks, height), top in zip(
+            items, measured, tops, strict=True
+        ):
             box = QRectF(x, top, width, height)
             is_comment = anchor_x >= 0
             border = layout.factory.colors.color(author) if is_comment else _CHANGE_BAR
@@ -330,13 +331,46 @@ class PagePainter:
             y = top + 20
             for who, who_height, text, text_height in blocks:
                 if who:
-                    painter.setFont(self.bold)
+                    painter.setFont(bold)
                     painter.drawText(QRectF(x + 30, y, width - 60, who_height), Qt.TextFlag.TextWordWrap, who)
                     y += who_height
-                painter.setFont(self.font)
+                painter.setFont(font)
                 painter.drawText(QRectF(x + 30, y, width - 60, text_height), Qt.TextFlag.TextWordWrap, text)
                 y += text_height + 20
-            next_top = top + height + 40
+
+
+def _measure_balloon(
+    entries: list[tuple[str, str]], width: float, font: QFont, bold: QFont
+) -> tuple[list[tuple[str, float, str, float]], float]:
+    """(who, its height, text, its height) of each entry wrapped to ``width``, and the balloon's height."""
+    metrics, bold_metrics = QFontMetricsF(font), QFontMetricsF(bold)
+    area = QRectF(0, 0, width, 1e6)
+    blocks = []
+    height = 40.0
+    for who, text in entries:
+        who_height = bold_metrics.boundingRect(area, Qt.TextFlag.TextWordWrap, who).height() if who else 0.0
+        text_height = metrics.boundingRect(area, Qt.TextFlag.TextWordWrap, text).height()
+        blocks.append((who, who_height, text, text_height))
+        height += who_height + text_height + 20
+    return blocks, height
+
+
+def balloon_tops(wanted: list[float], heights: list[float], bottom: float) -> list[float]:
+    """Tops of balloons wanted at ``wanted`` (in order): none overlaps the one before, and where the
+    last would run past ``bottom`` (the foot of the page) they are pushed up, so a page with many
+    comments still shows every one on its page; only a column fuller than the page overlaps."""
+    tops: list[float] = []
+    next_top = 0.0
+    for want, height in zip(wanted, heights, strict=True):
+        tops.append(max(want, next_top))
+        next_top = tops[-1] + height + _BALLOON_GAP
+    limit = bottom
+    for i in range(len(tops) - 1, -1, -1):
+        if tops[i] + heights[i] <= limit:
+            break
+        tops[i] = max(0.0, limit - heights[i])
+        limit = tops[i] - _BALLOON_GAP
+    return tops
 
 
 def _paint_borders(
