@@ -414,7 +414,7 @@ class BlockTerms:
     candidate: each word needs one of its forms written in lower case somewhere).
     """
 
-    uses: Counter[Term]
+    uses: dict[Term, int]
     sites: dict[Term, tuple[int, int]]  # each term's first use that may precede its definition
     cases: list[Finding]
     misses: list[tuple[tuple[str, ...], Finding]]
@@ -424,28 +424,33 @@ class BlockTerms:
 def block_terms(block: TermBlock, index: TermIndex) -> BlockTerms:
     """Uses, capitalisation and spelling findings and undefined-term candidates of one block."""
     matches, free = match_terms(block, index)
-    out = BlockTerms(Counter(), {}, [], [], [])
+    out = BlockTerms({}, {}, [], [], [])
+    uses = out.uses
     for match in matches:
         if match.case_fix is not None and match.term in index.defined and match.start >= block.label_end:
             out.cases.append(_case_finding(block, match, index))
             continue
-        out.uses[match.term] += 1
+        uses[match.term] = uses.get(match.term, 0) + 1
         if (
             match.start >= block.label_end
             and not block.in_definitions_clause
             and not block.text.startswith("[")
         ):
             out.sites.setdefault(match.term, (match.start, match.end))
-    for i in free:
-        miss = near_miss(block, index, i)
+    tokens = block.tokens
+    capitals = [i for i in free if tokens[i].text[0].isupper() and tokens[i].start >= block.label_end]
+    if not capitals:
+        return out  # no misspelt term nor undefined term starts with a lower-case word
+    for i in capitals:
+        miss = near_miss(block, index, i) if len(tokens[i].base) >= 5 else None
         if miss is not None:
-            out.misses.append((_forms(block.tokens[i].base), _spelling_finding(block, miss, index)))
+            out.misses.append((_forms(tokens[i].base), _spelling_finding(block, miss, index)))
     if index.defined:
         for first, last in capitalised_runs(block, free):
             candidate = undefined_candidate(block, first, last, index)
             if candidate is not None:
                 term, forms = candidate
-                out.runs.append((term, block.tokens[first].start, block.tokens[last].end, forms))
+                out.runs.append((term, tokens[first].start, tokens[last].end, forms))
     return out
 
 
