@@ -120,7 +120,11 @@ def _made(redlines: dict[str, dict[str, Any]], b_name: str) -> dict[str, Any]:
 @pytest.mark.parametrize(("a_name", "b_name"), PAIRS, ids=[b for _, b in PAIRS])
 def test_our_accept_and_reject_give_b_and_a(redlines: dict[str, Any], a_name: str, b_name: str) -> None:
     made = _made(redlines, b_name)
-    assert made["result"]["skipped"] == []
+    skipped = made["result"]["skipped"]
+    if b_name in LARGE:  # pictures, text boxes and non-breaking spaces it changed, each named
+        assert skipped and all("not marked" in s["reason"] and s["place"]["story"] for s in skipped)
+    else:
+        assert skipped == []
     assert_round_trip(made["a"].read_bytes(), made["b"].read_bytes(), made["out"].read_bytes())
 
 
@@ -219,7 +223,9 @@ def test_large_book_compares_with_moves_of_renumbered_notes_ignored(redlines: di
     diff = compare_docx_versions(made["a"], made["b"])
     counts = diff["summaryCounts"]
     assert counts["unchanged"] > 1500 and counts["modified"] > 1000
-    assert len(made["result"]["unprocessedStories"]) > 100  # endnotes became footnotes with new ids
+    # its 190 endnotes became footnotes: written as deleted endnotes and inserted footnotes, with
+    # their references; the few whose reference the redline cannot place stay listed
+    assert 0 < len(made["result"]["unprocessedStories"]) < 30
 
 
 def test_large_book_carries_every_revised_style_by_name(redlines: dict[str, Any]) -> None:

@@ -72,7 +72,17 @@ def story_texts(data: bytes, resolve: str | None = None) -> dict[str, list[Shown
         reviewer.reject_all()
     reviewer = DocxReviewer.from_bytes(reviewer.to_bytes())
     out = {json.dumps({"type": "main"}): [t for b in reviewer.snapshot().blocks if (t := shown(b))]}
+    body = reviewer.document.root
+    order = {
+        kind: [el.get(W + "id") for el in body.iter(W + f"{kind}Reference")]
+        for kind in ("footnote", "endnote")
+    }
     for handle, container in story_containers(reviewer.document):
+        if handle["type"] in order:  # a note is known by where the body refers to it, not by its id
+            refs = order[handle["type"]]
+            if str(handle["noteId"]) not in refs:
+                continue  # a note nobody refers to is not shown
+            handle = {"type": handle["type"], "reference": refs.index(str(handle["noteId"])) + 1}
         out[json.dumps(handle)] = [t for b in story_blocks(reviewer.document, container) if (t := shown(b))]
     return out
 

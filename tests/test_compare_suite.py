@@ -14,6 +14,7 @@ worst failure a compare tool can have.
 |---|---|---|---|---|
 | before issue 16 | 64/106 | 34/53 | 28/53 | 28 |
 | text boxes, units reported | 75/106 | 40/53 | 34/53 | 0 |
+| notes added, removed, moved | 87/106 | 46/53 | 38/53 | 0 |
 """
 
 from __future__ import annotations
@@ -34,8 +35,8 @@ from tests.conftest import CORPUS
 from tests.edit_invariants import assert_schema_no_new_errors, assert_structural
 
 SUITE = CORPUS / "compare-suite"
-ROUND_TRIP_FLOOR = 75
-COUNT_FLOOR = 34
+ROUND_TRIP_FLOOR = 87
+COUNT_FLOOR = 38
 
 pytestmark = pytest.mark.corpus
 
@@ -144,6 +145,58 @@ def test_text_box_change_is_tracked_in_the_box_and_its_fallback() -> None:
     assert_schema_no_new_errors(out["buffer"], a)
 
 
+def _note_parts(data: bytes) -> tuple[etree._Element, etree._Element | None]:
+    package = zipfile.ZipFile(BytesIO(data))
+    notes = "word/footnotes.xml" if "word/footnotes.xml" in package.namelist() else None
+    return etree.fromstring(package.read("word/document.xml")), (
+        etree.fromstring(package.read(notes)) if notes else None
+    )
+
+
+def test_a_footnote_added_is_tracked_with_its_reference() -> None:
+    """B adds a footnote to a document that has none: the redline gains a footnotes part, the
+    reference is an insertion in the body and the note's text is inserted."""
+    b, a = _pair("WC035-Footnote-Before.docx")  # the suite pairs it the other way round
+    out = generate_redline_docx(a, b)
+    assert out["unprocessedStories"] == [] and out["skipped"] == []
+    body, notes = _note_parts(out["buffer"])
+    w = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+    refs = list(body.iter(w + "footnoteReference"))
+    assert len(refs) == 1 and refs[0].getparent().getparent().tag == w + "ins"
+    assert notes is not None
+    note = next(n for n in notes.iter(w + "footnote") if n.get(w + "id") == refs[0].get(w + "id"))
+    assert (
+        "".join(t.text for ins in note.iter(w + "ins") for t in ins.iter(w + "t")).strip()
+        == "This is a test."
+    )
+    assert revision_count(out["buffer"]) == 2
+    assert_structural(out["buffer"], a)
+    assert_schema_no_new_errors(out["buffer"], a)
+
+
+def test_a_footnote_removed_is_tracked_as_deleted() -> None:
+    a, b = _pair("WC035-Footnote-Before.docx")
+    out = generate_redline_docx(a, b)
+    assert out["unprocessedStories"] == [] and out["skipped"] == []
+    body, _notes = _note_parts(out["buffer"])
+    w = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+    (ref,) = body.iter(w + "footnoteReference")
+    assert ref.getparent().getparent().tag == w + "del"
+    assert story_differences(resolved(out["buffer"], True), resolved(b, True)) == []
+    assert_schema_no_new_errors(out["buffer"], a)
+
+
+def test_an_endnote_reference_moved_with_two_notes_removed() -> None:
+    """A has three endnotes; B keeps one, whose reference sits elsewhere: the kept note's
+    reference moves (deleted and inserted, one note), the two others are deleted."""
+    a, b = _pair("WC034-Endnotes-Before.docx")
+    out = generate_redline_docx(a, b)
+    assert out["unprocessedStories"] == [] and out["skipped"] == []
+    assert story_differences(resolved(out["buffer"], True), resolved(b, True)) == []
+    assert story_differences(resolved(out["buffer"], False), resolved(a, True)) == []
+    assert_schema_no_new_errors(out["buffer"], a)
+
+
 def test_a_picture_added_to_a_paragraph_is_named_with_its_place() -> None:
     a, b = _pair("RC002-Image-After1.docx")
     out = generate_redline_docx(a, b)
@@ -163,6 +216,17 @@ def _write(tmp_path: Path, name: str, data: bytes) -> Path:
     path = tmp_path / name
     path.write_bytes(data)
     return path
+
+
+@pytest.mark.libreoffice
+def test_libreoffice_accepts_an_added_footnote(tmp_path: Path, lo_reading: Any) -> None:
+    b, a = _pair("WC035-Footnote-Before.docx")
+    out = _write(tmp_path, "out.docx", generate_redline_docx(a, b)["buffer"])
+    ours = lo_reading(out, accept_reject=True)
+    revised = lo_reading(_write(tmp_path, "b.docx", b), accept_reject=True)
+    assert ours["load_ok"]
+    assert ours["accept_all"]["paragraphs"] == revised["accept_all"]["paragraphs"]
+    assert ours["tracked_change_total"] > 0
 
 
 @pytest.mark.libreoffice

@@ -37,10 +37,11 @@ from ..edit.engine import Applier
 from ..edit.stamp import RevisionStamp, Stamper, utc_now
 from ..stories import story_blocks
 from ..xmlutil import W14, W
-from .align import align
+from .align import Event, align
 from .errors import CompareOptionError
 from .inputs import open_resolved
 from .model import Budget, entries
+from .note_changes import NoteChanges, note_not_placed
 from .numbering_import import NumberingImport
 from .paragraph_props import RevisedProperties
 from .privacy import apply_to_package, resolve_transforms
@@ -258,17 +259,34 @@ def generate_redline_docx(
     revised_doc = revised_reviewer.document
     numbering = NumberingImport(doc, revised_doc)
     props = RevisedProperties(StyleImport(doc, revised_doc, numbering), revised_doc.styles, numbering)
+    only_one: list[tuple[Story | None, Story | None]] = []
+    main_events: list[Event] = []
+    paired_notes: list[tuple[Story, Story]] = []
     for b, r in pair_stories(read_stories(doc), read_stories(revised_doc)):
         if b is None or r is None:
-            reason = "missing-base-story" if b is None else "missing-revised-story"
-            handles = {"baseStory": b.handle if b else None, "revisedStory": r.handle if r else None}
-            unprocessed.append({**handles, "reason": reason})
+            only_one.append((b, r))
             continue
         events = align(entries(b.blocks), entries(r.blocks), budget)
+        if b.handle["type"] == "main":
+            main_events = events
+        elif b.handle["type"] in ("footnote", "endnote"):
+            paired_notes.append((b, r))
         writer.write(b, plan_story(events, props, budget, move_ids))
         writer.report(unit_report(events, UnitReader(doc, b.part), UnitReader(revised_doc, r.part), b.handle))
         for twin in b.twins:
             _write_twin(writer, Story(b.handle, b.part, twin, story_blocks(doc, twin)), r, props, budget)
+    notes = NoteChanges(doc, revised_doc, Stamper(doc, author, RevisionStamp(writer.date, writer.floor)))
+    for b, r in paired_notes:
+        if notes.move_reference(b, r, main_events) is False:
+            writer.report([note_not_placed(b.handle, r.handle)])
+    for b, r in only_one:
+        if b is not None and b.handle["type"] in ("footnote", "endnote") and notes.delete(b):
+            continue
+        if r is not None and r.handle["type"] in ("footnote", "endnote") and notes.insert(r, main_events):
+            continue
+        reason = "missing-base-story" if b is None else "missing-revised-story"
+        handles = {"baseStory": b.handle if b else None, "revisedStory": r.handle if r else None}
+        unprocessed.append({**handles, "reason": reason})
     _unique_para_ids(doc, before)
     report = apply_to_package(doc.package, doc.main_part, transforms)
     return {

@@ -113,16 +113,32 @@ def _identity(handle: dict[str, Any]) -> tuple[str, Any]:
     return kind, None
 
 
+def _text(story: Story) -> str:
+    return "\n".join(b.normalized for b in story.blocks)
+
+
 def pair_stories(base: list[Story], revised: list[Story]) -> list[tuple[Story | None, Story | None]]:
     """Pairs in base order, then stories only the revised version has.
 
-    Identity first; then unpaired headers with unpaired headers (and footers with footers) in
+    Notes with the same text first (a note added or removed before them renumbers them all);
+    then identity; then unpaired headers with unpaired headers (and footers with footers) in
     document order.
     """
     by_identity = {_identity(s.handle): s for s in revised}
     partner: dict[int, Story] = {}
     taken: set[int] = set()
+    waiting: dict[tuple[str, str], list[Story]] = {}
+    for s in revised:
+        if s.handle["type"] in _NOTE_PARTS and _text(s):
+            waiting.setdefault((s.handle["type"], _text(s)), []).append(s)
     for s in base:
+        queue = waiting.get((s.handle["type"], _text(s))) if s.handle["type"] in _NOTE_PARTS else None
+        if queue:
+            partner[id(s)] = queue.pop(0)
+            taken.add(id(partner[id(s)]))
+    for s in base:
+        if id(s) in partner:
+            continue
         other = by_identity.get(_identity(s.handle))
         if other is not None and id(other) not in taken:
             partner[id(s)] = other
