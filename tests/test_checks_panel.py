@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QApplication, QMessageBox
 
 from reviewer_app.docx import DocxReviewer
 from reviewer_app.ui.checks_panel import ChecksPanel
+from reviewer_app.ui.help_dialogs import ShortcutsDialog
 from reviewer_app.ui.main_window import MainWindow
 from tests.docx_factory import make_docx, p
 
@@ -71,6 +72,12 @@ def _codes(panel: ChecksPanel) -> list[str]:
 def test_the_shortcut_shows_the_checks_and_a_click_shows_the_finding_on_the_page(window, qtbot) -> None:
     assert window.docks.check_document.shortcut().toString() == "Ctrl+Alt+K"
     assert window.docks.checks_dock.toggleViewAction() in window.menus["view"].actions()
+    QTest.keyClick(window, Qt.Key.Key_Slash, Qt.KeyboardModifier.ControlModifier)  # Keyboard Shortcuts
+    dialog = next(
+        w for w in QApplication.topLevelWidgets() if isinstance(w, ShortcutsDialog) and w.isVisible()
+    )
+    assert ("Check Document", "Ctrl+Alt+K", "Review") in dialog.rows()
+    dialog.close()
     panel = _open_checks(window, qtbot)
     assert _codes(panel) == ["termCapitalisation", "wordsFiguresMismatch", "placeholder"]
     assert panel.count_label.text() == "3 findings"

@@ -188,7 +188,7 @@ class MainWindow(QMainWindow):
         connect(a.agent_direct, lambda: self.chat.set_mode("direct"))
         connect(a.agent_stop, self.chat.stop)
         connect(a.offer_version, self._offer_version)
-        connect(a.shortcuts, lambda: show_shortcuts(self.actions.all(), self))
+        connect(a.shortcuts, lambda: show_shortcuts([*self.actions.all(), self.docks.check_document], self))
         connect(a.log_folder, lambda: open_log_folder(log_folder()))
         connect(a.about, lambda: show_about(self))
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
