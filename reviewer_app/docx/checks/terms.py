@@ -76,6 +76,9 @@ _LEADING = frozenset(
     ]
 )
 Term = tuple[str, ...]
+#: Known terms of one length starting with one word, by their other words but the last (lower
+#: case), each with its last word in lower case: see :meth:`TermIndex.starting_with`.
+Group = tuple[int, dict[tuple[str, ...], tuple[tuple[Term, str], ...]]]
 #: Words naming a part of a document or a list position; never terms by themselves.
 STRUCTURAL = frozenset(
     [
@@ -160,7 +163,8 @@ class TermIndex:
     parties: set[Term] = field(default_factory=set)
     by_first: dict[str, list[Term]] = field(default_factory=dict)
     by_key: dict[str, list[tuple[Term, int]]] = field(default_factory=dict)
-    candidates: dict[str, tuple[tuple[Term, tuple[str, ...]], ...]] = field(default_factory=dict)
+    candidates: dict[str, tuple[Group, ...]] = field(default_factory=dict)  # per token text
+    forms: dict[str, frozenset[str]] = field(default_factory=dict)  # per token text
 
     @property
     def shape(self) -> tuple[frozenset[Term], frozenset[Term], frozenset[Term]]:
@@ -178,18 +182,34 @@ class TermIndex:
         for terms in self.by_first.values():
             terms.sort(key=len, reverse=True)
 
-    def starting_with(self, token: Token) -> tuple[tuple[Term, tuple[str, ...]], ...]:
-        """Known terms whose first word ``token`` may be, longest first (cached per word), each
-        with its words but the last in lower case, which a use must match exactly."""
+    def starting_with(self, token: Token) -> tuple[Group, ...]:
+        """Known terms whose first word ``token`` may be (cached per word), grouped by length,
+        longest first, then by their words but the last in lower case (which a use must match
+        exactly), each with its last word in lower case (which a use may write as a plural)."""
         found = self.candidates.get(token.text)
         if found is None:
-            base = token.base.lower()
-            keys = {token.text.lower(), base, base + "s", base + "es", *(s.lower() for s in singulars(base))}
             terms = sorted(
-                {t for key in keys for t in self.by_first.get(key, ())}, key=lambda t: (-len(t), t)
+                {t for key in self.forms_of(token) for t in self.by_first.get(key, ())},
+                key=lambda t: (-len(t), t),
             )
-            found = tuple((t, tuple(w.lower() for w in t[:-1])) for t in terms)
+            groups: dict[int, dict[tuple[str, ...], list[tuple[Term, str]]]] = {}
+            for t in terms:
+                head = tuple(w.lower() for w in t[:-1])
+                groups.setdefault(len(t), {}).setdefault(head, []).append((t, t[-1].lower()))
+            found = tuple((n, {h: tuple(ts) for h, ts in heads.items()}) for n, heads in groups.items())
             self.candidates[token.text] = found
+        return found
+
+    def forms_of(self, token: Token) -> frozenset[str]:
+        """The lower-case words ``token`` may stand for as a term's last word: itself, without
+        its possessive, and its plural and singular forms (cached per word)."""
+        found = self.forms.get(token.text)
+        if found is None:
+            base = token.base.lower()
+            found = frozenset(
+                {token.text.lower(), base, base + "s", base + "es", *(s.lower() for s in singulars(base))}
+            )
+            self.forms[token.text] = found
         return found
 
 
@@ -242,7 +262,7 @@ def match_terms(block: TermBlock, index: TermIndex) -> tuple[list[Match], list[i
         candidates = cached.get(tokens[i].text)
         if candidates is None:
             candidates = index.starting_with(tokens[i])
-        found = _match_at(block, candidates, i) if candidates else None
+        found = _match_at(block, index, candidates, i) if candidates else None
         if found is None:
             free.append(i)
             i += 1
@@ -253,26 +273,24 @@ def match_terms(block: TermBlock, index: TermIndex) -> tuple[list[Match], list[i
 
 
 def _match_at(
-    block: TermBlock, candidates: tuple[tuple[Term, tuple[str, ...]], ...], i: int
+    block: TermBlock, index: TermIndex, groups: tuple[Group, ...], i: int
 ) -> tuple[Match, int] | None:
+    """The longest use of a known term starting at token ``i`` (of equally long ones, the first
+    in term order), and the token after it; None when no term starts here."""
     tokens = block.tokens
-    heads: dict[int, tuple[str, ...]] = {}
-    for term, head in candidates:
-        n = len(term)
+    for n, by_head in groups:
         if i + n > len(tokens):
             continue
-        if n > 1:
-            words = heads.get(n)
-            if words is None:
-                words = heads[n] = tuple(t.text.lower() for t in tokens[i : i + n - 1])
-            if words != head:
-                continue
-        if not _word_matches(tokens[i + n - 1], term[-1], True):
+        terms = by_head.get(tuple(t.text.lower() for t in tokens[i : i + n - 1]) if n > 1 else ())
+        if terms is None:
+            continue
+        forms = index.forms_of(tokens[i + n - 1])
+        term = next((term for term, last in terms if last in forms), None)
+        if term is None:
             continue
         span = tokens[i : i + n]
-        if not all(_gap_ok(block.text, a, b) for a, b in zip(span, span[1:], strict=False)):
-            continue
-        return _classify(block, term, span), i + n
+        if all(_gap_ok(block.text, a, b) for a, b in zip(span, span[1:], strict=False)):
+            return _classify(block, term, span), i + n
     return None
 
 
