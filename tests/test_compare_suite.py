@@ -32,6 +32,7 @@ from lxml import etree
 from reviewer_app.docx.compare import generate_redline_docx
 from tests.compare_suite import resolved, revision_count, story_differences
 from tests.conftest import CORPUS
+from tests.docx_factory import make_docx, p
 from tests.edit_invariants import assert_schema_no_new_errors, assert_structural
 
 SUITE = CORPUS / "compare-suite"
@@ -236,3 +237,26 @@ def test_libreoffice_reads_the_text_box_redline(tmp_path: Path, lo_reading: Any)
     ours = lo_reading(out, accept_reject=True)
     assert ours["load_ok"]
     assert ours["tracked_change_total"] > 0
+
+
+def test_a_comment_only_in_the_revised_version_is_named() -> None:
+    """The other side's new comment is not a tracked change: the report names its author, words
+    and the paragraph it sits on; a comment both versions have is not named."""
+    old = '<w:comment w:id="0" w:author="Ann"><w:p><w:r><w:t>Old remark.</w:t></w:r></w:p></w:comment>'
+    new = '<w:comment w:id="1" w:author="Bob"><w:p><w:r><w:t>Please check the cap.</w:t></w:r></w:p></w:comment>'
+
+    def anchored(comment_id: int, text: str) -> str:
+        return p(
+            runs=f'<w:commentRangeStart w:id="{comment_id}"/><w:r><w:t>{text}</w:t></w:r>'
+            f'<w:commentRangeEnd w:id="{comment_id}"/><w:r><w:commentReference w:id="{comment_id}"/></w:r>'
+        )
+
+    base = make_docx(anchored(0, "First clause.") + p("Liability is capped."), comments=old)
+    revised = make_docx(
+        anchored(0, "First clause.") + anchored(1, "Liability is capped."), comments=old + new
+    )
+    out = generate_redline_docx(base, revised)
+    assert [s["reason"] for s in out["skipped"]] == [
+        'a comment by Bob ("Please check the cap.") on "Liability is capped." is only in the revised '
+        "version and is not carried over"
+    ]

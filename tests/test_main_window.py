@@ -356,29 +356,33 @@ def _notices(window: MainWindow) -> list[Banner]:
 def test_a_redline_that_cannot_show_everything_says_what_to_check(
     window: MainWindow, tmp_path: Path, monkeypatch
 ) -> None:
-    """A footnote the other side added has no place in the older version: the redline window says
-    so, in the window, instead of looking complete."""
+    """A comment the other side added is not a tracked change and is not carried over: the
+    redline window says so, in the window, with who wrote what where, instead of looking
+    complete."""
     older = tmp_path / "draft-2.docx"
     older.write_bytes(make_docx(p("The Customer shall pay the fees.")))
     current = tmp_path / "draft-3.docx"
     runs = (
-        '<w:r><w:t xml:space="preserve">The Customer shall pay the fees</w:t></w:r>'
-        '<w:r><w:footnoteReference w:id="1"/></w:r><w:r><w:t>.</w:t></w:r>'
+        '<w:commentRangeStart w:id="1"/><w:r><w:t>The Customer shall pay the fees.</w:t></w:r>'
+        '<w:commentRangeEnd w:id="1"/><w:r><w:commentReference w:id="1"/></w:r>'
     )
-    notes = '<w:footnote w:id="1"><w:p><w:r><w:t>Excluding VAT.</w:t></w:r></w:p></w:footnote>'
-    current.write_bytes(make_docx(p(runs=runs), footnotes=notes))
+    comment = '<w:comment w:id="1" w:author="Bob"><w:p><w:r><w:t>Excluding VAT?</w:t></w:r></w:p></w:comment>'
+    current.write_bytes(make_docx(p(runs=runs), comments=comment))
     assert window.open_path(current)
     redline = window.compare.compare_with(str(older))
     assert redline is not None
     redline.files.ask_unsaved = lambda: QMessageBox.StandardButton.Discard
     (notice,) = _notices(redline)
     assert notice.isVisibleTo(redline)
-    assert "1 footnote added since draft-2.docx not marked" in notice.text and "by hand" in notice.text
+    assert "1 difference could not be marked as a tracked change" in notice.text and "by hand" in notice.text
     assert redline.statusBar().currentMessage() == "0 differences from draft-2.docx"
     shown: list[str] = []
     monkeypatch.setattr(QMessageBox, "information", lambda _parent, _title, text: shown.append(text))
     notice.action_button.click()
-    assert shown == ["footnote 1: only this version has it"]
+    assert shown == [
+        'a comment by Bob ("Excluding VAT?") on "The Customer shall pay the fees." is only in the '
+        "revised version and is not carried over"
+    ]
     redline.close()
 
 

@@ -9,8 +9,13 @@ engine refused (a row it cannot delete loses its words instead; a change spannin
 reference is written around it); paired paragraphs' property changes (``w:pPrChange``, a pass of
 their own since the text change of the same paragraph may be in the first); insertions at the
 story's end when a new table is among them; and the splits that cut paragraphs added inside a
-table cell off their host. A story only one
+table cell off their host. Text boxes are
+stories too (:mod:`.stories`); footnotes and endnotes only one version has are written as
+inserted or deleted notes with their references (:mod:`.note_changes`). Another story only one
 version has cannot be written as a tracked change and is reported in ``unprocessedStories``.
+What a story's redline cannot write (an equation or picture changed, a space made
+non-breaking: :mod:`.units`) and comments only the revised version has
+(:mod:`.comment_report`) are listed in ``skipped`` with a ``reason`` and a ``place``.
 Refusals the engine makes are reported in ``skipped`` with its reason, except a blank paragraph
 it must keep (one that ends a section or a cell): that is layout, not text.
 
@@ -38,6 +43,7 @@ from ..edit.stamp import RevisionStamp, Stamper, utc_now
 from ..stories import story_blocks
 from ..xmlutil import W14, W
 from .align import Event, align
+from .comment_report import new_comments_report
 from .errors import CompareOptionError
 from .inputs import open_resolved
 from .model import Budget, entries
@@ -287,6 +293,7 @@ def generate_redline_docx(
         reason = "missing-base-story" if b is None else "missing-revised-story"
         handles = {"baseStory": b.handle if b else None, "revisedStory": r.handle if r else None}
         unprocessed.append({**handles, "reason": reason})
+    writer.report(new_comments_report(doc, revised_doc))
     _unique_para_ids(doc, before)
     report = apply_to_package(doc.package, doc.main_part, transforms)
     return {
