@@ -106,3 +106,27 @@ def test_hostile_input_is_refused_plainly(tmp_path: Path) -> None:
 def test_help_lists_the_comparison_commands() -> None:
     proc = run("--help")
     assert "reviewer compare A B" in proc.stdout and "reviewer redline A B -o OUT" in proc.stdout
+
+
+def test_redline_json_names_what_it_could_not_mark(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A picture added to a paragraph cannot be marked yet: the JSON says so, with its place."""
+    suite = CORPUS / "compare-suite" / "RC"
+    out = tmp_path / "redline.docx"
+    assert (
+        main(
+            [
+                "redline",
+                str(suite / "RC002-Image.docx"),
+                str(suite / "RC002-Image-After1.docx"),
+                "-o",
+                str(out),
+            ]
+        )
+        == 0
+    )
+    report = json.loads(capsys.readouterr().out)
+    (entry,) = report["skipped"]
+    assert entry["reason"] == 'a picture changed in the paragraph "Two" is not marked'
+    assert entry["place"]["story"] == {"type": "main"} and entry["place"]["blockId"]
