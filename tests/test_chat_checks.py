@@ -1,5 +1,6 @@
-"""After a Direct-mode agent batch its cards say what the batch did to the contract checks: the
-findings it introduced and those it cleared, kept in the transcript with the batch.
+"""An agent batch's cards say what the batch did to the contract checks, the findings it
+introduced and those it cleared: at once in Direct mode, and as its proposals are applied in
+Review mode; a reopened conversation says it again.
 
 Real parts as in ``test_chat_dock``: the ``anthropic`` client against the fake server, a
 DocumentController over a copy of the sample contract, a PageView and qasync.
@@ -9,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+
+from PySide6.QtCore import Qt
 
 from tests import chat_fixtures
 from tests.chat_fixtures import BUSINESS_DAY
@@ -54,11 +57,22 @@ def test_a_direct_batch_card_says_what_it_introduced_and_cleared(
     assert restored.checks.text() == batch.checks.text()
 
 
-def test_a_review_batch_changes_nothing_yet_and_says_nothing_about_checks(
-    loop: Any, make_dock: Any, server: FakeAnthropic
+def test_a_review_batch_says_what_it_did_to_the_checks_once_applied(
+    loop: Any, make_dock: Any, server: FakeAnthropic, qtbot: Any
 ) -> None:
     server.add(reply(tool("suggest_changes", {"operations": EDITS})), reply("Two proposals."))
     dock = make_dock()
     loop.run_until_complete(dock.send("Date the agreement and leave the excluded days open."))
     (batch,) = dock.conversation.batches()
-    assert not batch.checks.isVisibleTo(batch) and batch.checks.text() == ""
+    assert not batch.checks.isVisibleTo(batch)  # proposals change nothing until applied
+    excluded, dated = batch.cards.values()
+    qtbot.mouseClick(dated.apply_button, Qt.MouseButton.LeftButton)
+    assert batch.checks.text() == "Checks: cleared 1 placeholder: [●]"
+    qtbot.mouseClick(excluded.apply_button, Qt.MouseButton.LeftButton)
+    assert batch.checks.isVisibleTo(batch)
+    assert batch.checks.text() == (
+        "Checks: introduced 1 placeholder: [insert excluded days]; cleared 1 placeholder: [●]"
+    )
+    dock.chat.controller.save()
+    (restored,) = make_dock().conversation.batches()  # the document opened again
+    assert restored.checks.text() == batch.checks.text()

@@ -10,8 +10,8 @@ from .model import Finding
 
 
 def batch_effect(before: Sequence[Finding], after: Sequence[Finding]) -> dict[str, list[dict[str, str]]]:
-    """``{"introduced": [...], "cleared": [...]}`` (each finding as its kind, code and subject), or
-    an empty dict when the batch changed no finding."""
+    """``{"introduced": [...], "cleared": [...]}`` (each finding as its kind, code, subject and
+    block id), or an empty dict when the batch changed no finding."""
     old = {f.key for f in before}
     new = {f.key for f in after}
     introduced = [_brief(f) for f in after if f.key not in old]
@@ -20,4 +20,9 @@ def batch_effect(before: Sequence[Finding], after: Sequence[Finding]) -> dict[st
 
 
 def _brief(finding: Finding) -> dict[str, str]:
-    return {"kind": finding.kind, "code": finding.code, "subject": finding.subject}
+    return {
+        "kind": finding.kind,
+        "code": finding.code,
+        "subject": finding.subject,
+        "blockId": finding.block_id,
+    }

@@ -50,7 +50,8 @@ class CardState:
     section: str = ""
     #: what the person decided (accepted/declined/applied/discarded), kept while the ids resolve
     outcome: str | None = None
-    #: the batch's effect on the contract checks (the same for every card of the batch)
+    #: the edit's effect on the contract checks: a Direct-mode batch's (on each of its cards), or
+    #: that of the Apply that put this proposal into the document
     checks: dict[str, Any] | None = None
 
     @property
@@ -198,6 +199,8 @@ def outcome_entry(card: CardState) -> dict[str, Any]:
         data["reason"] = card.reason
     if card.mode == "review" and card.revision_ids:
         data["revisionIds"] = list(card.revision_ids)  # an applied proposal's changes
+    if card.mode == "review" and card.checks:
+        data["checks"] = card.checks  # what applying it did to the contract checks
     return data
 
 
@@ -235,6 +238,8 @@ def restore_status(
         card.outcome = str(outcome.get("status"))
         if outcome.get("revisionIds"):
             card.revision_ids = [str(i) for i in outcome["revisionIds"]]
+        if isinstance(outcome.get("checks"), dict):
+            card.checks = outcome["checks"]
     if card.mode == "review" and card.status == "queued":
         proposal = queue.get(card.proposal_id or "")
         if proposal is not None:

@@ -395,7 +395,9 @@ class ChatController(QObject):
         cards = [c for c in self._cards(keys) if c.can_apply]
         if not cards:
             return []
+        before = self._checks()
         outcomes = self.controller.apply_proposals([c.proposal_id for c in cards if c.proposal_id])
+        effect = batch_effect(before, self._checks() or []) if before is not None else {}
         by_id = {o["id"]: o for o in outcomes}
         for card in cards:
             outcome = by_id.get(card.proposal_id or "", {"status": "missing"})
@@ -404,6 +406,8 @@ class ChatController(QObject):
             card.reason = outcome.get("reason") or (
                 describe.stale_reason() if card.status == "stale" else None
             )
+            if card.status == "applied" and effect:
+                card.checks = effect
         return self._decided(cards, "applied")
 
     def discard_cards(self, keys: list[str]) -> list[CardState]:

@@ -4,7 +4,7 @@ from :func:`~reviewer_app.docx.checks.delta.batch_effect`'s data kept in the tra
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication
@@ -53,6 +53,21 @@ def _side(findings: Sequence[Mapping[str, Any]]) -> str:
         names = ", ".join(dict.fromkeys(subjects[:3])) + (", …" if len(subjects) > 3 else "")
         parts.append(f"{count_text(len(subjects), one, many, _CONTEXT)}: {names}")
     return ", ".join(parts)
+
+
+def merged(effects: Iterable[Mapping[str, Any] | None]) -> dict[str, list[Mapping[str, Any]]]:
+    """One effect from several (the cards of a batch applied one at a time); a finding named by
+    more than one (every card of a Direct-mode batch carries the batch's effect) counts once."""
+    out: dict[str, list[Mapping[str, Any]]] = {"introduced": [], "cleared": []}
+    seen: set[tuple[str, Any, Any, Any]] = set()
+    for effect in effects:
+        for side, findings in (effect or {}).items():
+            for finding in findings if side in out else ():
+                key = (side, finding.get("code"), finding.get("subject"), finding.get("blockId"))
+                if key not in seen:
+                    seen.add(key)
+                    out[side].append(finding)
+    return out
 
 
 def effect_text(effect: Mapping[str, Any] | None) -> str:

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLay
 from ..plurals import count_text
 from . import describe
 from .card_state import CardState
-from .checks_note import effect_text
+from .checks_note import effect_text, merged
 from .colors import STATUS_TONE, chat_colors
 
 PageLookup = Callable[[str], "int | None"]
@@ -168,8 +168,6 @@ class BatchCards(QWidget):
         layout.addLayout(head)
         self.checks = _label(self)
         self.checks.setObjectName("batchChecks")
-        self.checks.setText(effect_text(cards[0].checks if cards else None))
-        self.checks.setVisible(bool(self.checks.text()))
         layout.addWidget(self.checks)
         self.cards: dict[str, EditCard] = {}
         for card in cards:
@@ -213,6 +211,8 @@ class BatchCards(QWidget):
             text = count_text(len(states), "{n} edit", "{n} edits")
         self.heading.setText(text)
         self.heading.setStyleSheet(f"color: {chat_colors(self)['muted']};")
+        self.checks.setText(effect_text(merged(c.checks for c in states)))
+        self.checks.setVisible(bool(self.checks.text()))
         self.apply_all.setVisible(waiting > 1)
         self.discard_all.setVisible(waiting > 1)
         self.accept_all.setVisible(pending > 1)
