@@ -12,15 +12,14 @@ import asyncio
 import logging
 import os
 import sys
-from pathlib import Path
 
-import platformdirs
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtGui import QFileOpenEvent
 from PySide6.QtWidgets import QApplication
 
 from . import __version__
 from .docx.atomic_write import write_atomically
+from .private_paths import data_root, make_app_folders_private, private_dir
 from .resources import sample_contract_path
 from .ui.app_settings import SettingsStore
 from .ui.excepthook import install_excepthook
@@ -87,10 +86,10 @@ def default_document() -> str | None:
     except FileNotFoundError as exc:
         log.warning("no sample contract to open: %s", exc)
         return None
-    copy = Path(platformdirs.user_data_dir(APPLICATION_NAME, appauthor=False)) / "samples" / bundled.name
+    copy = data_root() / "samples" / bundled.name
     try:
         if not copy.exists():
-            copy.parent.mkdir(parents=True, exist_ok=True)
+            private_dir(copy.parent)
             write_atomically(copy, bundled.read_bytes())
     except OSError as exc:
         log.warning("cannot copy the sample contract to %s: %s", copy.parent, exc)
@@ -117,6 +116,7 @@ def main(path: str | os.PathLike[str] | None = None, quit_after_ms: int | None =
         return 1
     import qasync
 
+    make_app_folders_private()  # an older version made them 0755 and the log 0644
     configure_logging()
     app = create_application()
     # asyncio runs on Qt's own event loop: the chat's streamed turns and the window share one thread

@@ -36,12 +36,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import platformdirs
-
 from ..docx.edit.batch import parse_batch
 from ..docx.edit.skips import issue_for, reason_for
 from ..docx.edit.stamp import RevisionStamp
 from ..docx.reviewer import DocxReviewer
+from ..private_paths import data_root, private_dir
 from .bridge import ReviewerReads
 from .replay import fingerprint
 
@@ -54,7 +53,7 @@ COMMENT_ACTIONS = frozenset(("replyComment", "resolveComment", "reopenComment"))
 
 def default_store_directory() -> Path:
     """Where review queues are kept: the user's data folder, not the document's folder."""
-    return Path(platformdirs.user_data_dir("Reviewer", appauthor=False)) / "review-queue"
+    return data_root() / "review-queue"
 
 
 def _now() -> str:
@@ -99,7 +98,7 @@ class ProposalStore:
         if not self.proposals:
             file.unlink(missing_ok=True)
             return
-        file.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(file.parent)
         data = {"version": STORE_VERSION, "document": self.document_path, "proposals": self.proposals}
         fd, tmp = tempfile.mkstemp(prefix=".queue-", suffix=".json", dir=file.parent)
         try:

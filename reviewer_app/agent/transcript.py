@@ -28,9 +28,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import platformdirs
-
 from ..docx.atomic_write import write_atomically
+from ..private_paths import data_root, private_dir
 
 FORMAT_VERSION = 1
 OMITTED_READ = "(document text read in an earlier session, left out: re-read what you need)"
@@ -45,7 +44,7 @@ def now() -> str:
 
 
 def default_directory() -> Path:
-    return Path(platformdirs.user_data_dir("Reviewer", appauthor=False)) / "transcripts"
+    return data_root() / "transcripts"
 
 
 def document_identity(reviewer: Any) -> str:
@@ -245,7 +244,7 @@ class TranscriptStore:
         for secret in secrets:
             if secret and len(secret) >= 8:
                 text = text.replace(secret, "[redacted]")
-        file.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(file.parent)
         write_atomically(file, text.encode("utf-8"))
         return file
 

@@ -17,6 +17,7 @@ from importlib import metadata
 from pathlib import Path
 
 from ..agent.settings import KEYRING_SERVICE
+from ..private_paths import private_dir
 from .report import CheckFailed, Outcome
 
 
@@ -93,7 +94,7 @@ def writable_folder(check: str) -> Outcome:
     folder = Path(DATA_FOLDERS[check]())
     probe = folder / f".selftest-{os.getpid()}"
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        private_dir(folder)
         probe.write_text("self-test\n", encoding="utf-8")
         if probe.read_text(encoding="utf-8") != "self-test\n":
             raise CheckFailed(f"{folder}: the probe file read back differently")

@@ -41,12 +41,12 @@ from ..agent.settings import (
 )
 from ..docx.atomic_write import write_atomically
 from ..docx.comment_writer import initials_of
+from ..private_paths import APP_DIR_NAME, config_root, private_dir
 from .document_controller import AGENT_MODES, DEFAULT_AGENT_NAME
 from .pageview.qformats import DEFAULT_AUTHOR_COLORS
 
 log = logging.getLogger(__name__)
 
-APP_DIR_NAME = "Reviewer"
 SETTINGS_FILE = "settings.json"
 #: a site file anywhere (a network share, a managed path) that IT points every install at
 SITE_CONFIG_ENV = "REVIEWER_SITE_CONFIG"
@@ -277,7 +277,7 @@ assert set(_FIELD_CHECKS) == {f.name for f in dataclasses.fields(AppSettings)}, 
 # ----------------------------------------------------------------------------- files
 def user_settings_path() -> Path:
     """``settings.json`` in the user's config folder."""
-    return Path(platformdirs.user_config_dir(APP_DIR_NAME, appauthor=False)) / SETTINGS_FILE
+    return config_root() / SETTINGS_FILE
 
 
 def site_settings_paths() -> list[Path]:
@@ -401,7 +401,7 @@ class SettingsStore(QObject):
             content["user_name"] = self._settings.user_name
         data = (json.dumps(content, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            private_dir(self.path.parent)
             write_atomically(self.path, data)
         except OSError as error:
             log.warning("cannot save settings to %s: %s", self.path, error)

@@ -15,16 +15,15 @@ import json
 from pathlib import Path
 from typing import Any
 
-import platformdirs
-
 from ..agent.transcript import document_identity
 from ..docx.atomic_write import write_atomically
+from ..private_paths import data_root, private_dir
 
 FORMAT_VERSION = 1
 
 
 def default_directory() -> Path:
-    return Path(platformdirs.user_data_dir("Reviewer", appauthor=False)) / "checks"
+    return data_root() / "checks"
 
 
 class IgnoredFindings:
@@ -54,6 +53,6 @@ class IgnoredFindings:
     def ignore(self, key: str) -> None:
         self.keys.add(key)
         if self._file is not None:
-            self._file.parent.mkdir(parents=True, exist_ok=True)
+            private_dir(self._file.parent)
             text = json.dumps({"version": FORMAT_VERSION, "ignored": sorted(self.keys)}, ensure_ascii=False)
             write_atomically(self._file, text.encode("utf-8"))

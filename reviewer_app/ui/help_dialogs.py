@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from .. import __version__
+from ..private_paths import private_dir
 
 
 def _tr(text: str) -> str:
@@ -148,5 +149,5 @@ def show_shortcuts(actions: Iterable[QAction], parent: QWidget | None) -> Shortc
 
 def open_log_folder(folder: Path) -> bool:
     """Show ``folder`` in the file manager (created first so there is something to open)."""
-    folder.mkdir(parents=True, exist_ok=True)
+    private_dir(folder)
     return QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder)))

@@ -1,7 +1,8 @@
 """The desktop app's log: a small rotating file a person can send with a bug report.
 
-The file lives in ``platformdirs.user_log_dir("Reviewer")`` (Help ▸ Open log folder opens it)
-and is capped at 1 MB × 3 backups, so months of use never fill a disk. Warnings also go to
+The file lives in ``platformdirs.user_log_dir("Reviewer")`` (Help ▸ Open log folder opens it),
+is readable by its owner only (0600, in a 0700 folder, backups too), and is capped at
+1 MB × 3 backups, so months of use never fill a disk. Warnings also go to
 stderr for whoever started the app from a terminal. Modules log document text and keys at
 DEBUG at most, and the file gets INFO and up by default.
 """
@@ -9,13 +10,10 @@ DEBUG at most, and the file gets INFO and up by default.
 from __future__ import annotations
 
 import logging
-import logging.handlers
 import sys
 from pathlib import Path
 
-import platformdirs
-
-from .app_settings import APP_DIR_NAME
+from ..private_paths import PrivateRotatingFileHandler, log_root, private_dir
 
 LOG_FILE_NAME = "reviewer.log"
 MAX_LOG_BYTES = 1_000_000
@@ -27,7 +25,7 @@ _OWNED = "_reviewer_log_handler"
 
 def log_folder() -> Path:
     """Where the log files are (it may not exist yet)."""
-    return Path(platformdirs.user_log_dir(APP_DIR_NAME, appauthor=False))
+    return log_root()
 
 
 def configure_logging(level: int = logging.INFO) -> Path:
@@ -46,9 +44,9 @@ def configure_logging(level: int = logging.INFO) -> Path:
     handlers: list[logging.Handler] = [console]
     problem: OSError | None = None
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        private_dir(folder)
         handlers.append(
-            logging.handlers.RotatingFileHandler(
+            PrivateRotatingFileHandler(
                 folder / LOG_FILE_NAME, maxBytes=MAX_LOG_BYTES, backupCount=LOG_BACKUPS, encoding="utf-8"
             )
         )

@@ -28,10 +28,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import platformdirs
-
 from ..docx.atomic_write import write_atomically
 from ..docx.doc_lock import now, parse_time, written_by_running_process
+from ..private_paths import private_dir, state_root
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +42,7 @@ _MKSTEMP_CHARS = "[a-z0-9_]{8}"
 
 
 def default_directory() -> Path:
-    return Path(platformdirs.user_state_dir("Reviewer", appauthor=False)) / "recovery"
+    return state_root() / "recovery"
 
 
 # ----------------------------------------------------------------------------- recovery store
@@ -89,7 +88,7 @@ class RecoveryStore:
         last_act: str,
     ) -> RecoveryEntry:
         """Store ``data`` as the copy of ``key``: the package first, then the JSON that vouches for it."""
-        self.directory.mkdir(parents=True, exist_ok=True)
+        private_dir(self.directory)
         docx_file = self.directory / f"{key}.docx"
         write_atomically(docx_file, data)
         record = {
