@@ -81,6 +81,7 @@ def test_the_shortcut_shows_the_checks_and_a_click_shows_the_finding_on_the_page
     panel = _open_checks(window, qtbot)
     assert _codes(panel) == ["termCapitalisation", "wordsFiguresMismatch", "placeholder"]
     assert panel.count_label.text() == "3 findings"
+    assert panel.list.item(1).text() == ("The words say 30 but the figure says 45: “thirty (45)”.\nPage 1")
     ARTIFACTS.mkdir(exist_ok=True)
     assert window.docks.checks_dock.grab().save(str(ARTIFACTS / "checks_panel.png"))
     _click_row(panel, qtbot, 1)

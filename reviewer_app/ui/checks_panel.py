@@ -15,7 +15,9 @@ person's name, one Undo step. Ignore hides the finding for good in this document
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -34,6 +36,8 @@ from .document_controller import DocumentController
 from .plurals import count_text
 
 _KEY_ROLE = Qt.ItemDataRole.UserRole
+#: a block id's 0-based page as laid out, or None (not laid out yet)
+PageLookup = Callable[[str], "int | None"]
 
 
 class ChecksPanel(QWidget):
@@ -42,8 +46,14 @@ class ChecksPanel(QWidget):
     #: show this range of this block in the document: (block id, start offset, end offset)
     finding_shown = Signal(str, int, int)
 
-    def __init__(self, controller: DocumentController, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        controller: DocumentController,
+        page_of_block: PageLookup | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
+        self._page_of_block = page_of_block
         self.setObjectName("checksPanel")
         self.setAccessibleName(self.tr("Contract checks"))
         self._controller = controller
@@ -109,10 +119,22 @@ class ChecksPanel(QWidget):
 
     # ------------------------------------------------------------------ checking
     def set_active(self, visible: bool) -> None:
-        """Check only while the panel can be seen; connect the dock's ``visibilityChanged``."""
+        """Check only while the panel can be seen; connect the dock's ``visibilityChanged``.
+
+        The check runs once the panel has painted "Checking…": a long contract's first check
+        takes a second or two."""
         self._active = visible
         if visible and self._stale:
+            self.count_label.setText(self.tr("Checking…"))
+            QTimer.singleShot(0, self._refresh_if_stale)
+
+    def _refresh_if_stale(self) -> None:
+        if self._active and self._stale:
             self.refresh()
+
+    def refresh_pages(self) -> None:
+        """The pages are laid out (connect the page view's ``layout_finished``): name them."""
+        self._fill()
 
     def _document_loaded(self) -> None:
         self._ignored = IgnoredFindings(self._controller.reviewer)
@@ -146,7 +168,9 @@ class ChecksPanel(QWidget):
         self.list.clear()
         for key, finding in self._findings.items():
             if kind is None or finding.kind == kind:
-                item = QListWidgetItem(finding.message)
+                page = self._page_of_block(finding.block_id) if self._page_of_block else None
+                where = "\n" + self.tr("Page {0}").format(page + 1) if page is not None else ""
+                item = QListWidgetItem(finding.message + where)
                 item.setData(_KEY_ROLE, key)
                 item.setToolTip(finding.evidence)
                 self.list.addItem(item)

@@ -9,6 +9,7 @@ Checks panel forward.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -64,7 +65,7 @@ def build_docks(window: MainWindow) -> Docks:
         window, "commentsDock", window.tr("Comments"), comments, Qt.DockWidgetArea.RightDockWidgetArea
     )
     window.tabifyDockWidget(redline_dock, comments_dock)
-    checks, checks_dock, check_document = _checks(window)
+    checks, checks_dock, check_document = _checks(window, page_of_block)
     window.tabifyDockWidget(comments_dock, checks_dock)
     redline_dock.raise_()
     redline.change_selected.connect(view.select_change)
@@ -78,9 +79,12 @@ def build_docks(window: MainWindow) -> Docks:
     return Docks(redline, comments, redline_dock, comments_dock, checks, checks_dock, check_document)
 
 
-def _checks(window: MainWindow) -> tuple[ChecksPanel, QDockWidget, QAction]:
+def _checks(
+    window: MainWindow, page_of_block: Callable[[str], int | None]
+) -> tuple[ChecksPanel, QDockWidget, QAction]:
     """The Checks panel, its dock and Review ▸ Check Document, which shows it checked now."""
-    checks = ChecksPanel(window.controller)
+    checks = ChecksPanel(window.controller, page_of_block)
+    window.page_view.layout_finished.connect(checks.refresh_pages)
     dock = _dock(window, "checksDock", window.tr("Checks"), checks, Qt.DockWidgetArea.RightDockWidgetArea)
     dock.visibilityChanged.connect(checks.set_active)
     checks.finding_shown.connect(window.page_view.show_range)
