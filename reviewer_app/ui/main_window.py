@@ -39,6 +39,7 @@ from .find_bar import FindBar
 from .first_run import NameDialog, ask_name
 from .help_dialogs import open_log_folder, show_about, show_shortcuts
 from .logging_setup import log_folder
+from .macro_notice import MacroNotice
 from .pageview import PageView
 from .plurals import count_text
 from .recovery_dialog import offer_recovery
@@ -81,6 +82,7 @@ class MainWindow(QMainWindow):
         column.addWidget(self.page_view, 1)
         self._column = column
         self.setCentralWidget(central)
+        self.macro_notice = MacroNotice(self, column, self.statusBar())
         self.files = FileCommands(self)
         self.compare = CompareCommand(self)
         self.drafting = Drafting(self.controller, self.page_view.viewport(), self._block_rect)
@@ -250,6 +252,7 @@ class MainWindow(QMainWindow):
             self.page_view.show_document(reviewer, reviewer.snapshot())
             if reviewer.path:
                 self.services.settings.add_recent(reviewer.path)
+        self.macro_notice.document_loaded(reviewer)
         self._refresh_chrome()
 
     def _document_changed(self, blocks: frozenset[str] | None) -> None:
