@@ -122,7 +122,9 @@ def unit_report(
         ours = base.units(b.block.element) if b is not None else []
         if r is None or r.block.element is None:
             if b is not None and any(_kind(u) == "equation" for u in ours):
-                reason = f'an equation in the deleted paragraph "{_excerpt(b.block.text)}" is not marked'
+                text = b.block.text.strip()
+                which = f'the deleted paragraph "{_excerpt(text)}"' if text else "a deleted paragraph"
+                reason = f"an equation in {which} is not marked"
                 out.append(_left_out(reason, story, b, None))
             continue
         if b is not None and b.key == r.key and _spaces(b.block.text) != _spaces(r.block.text):
@@ -133,11 +135,14 @@ def unit_report(
             continue
         kinds = {_kind(u) for u in theirs if u not in ours} | {_kind(u) for u in ours if u not in theirs}
         what = " and ".join(_NAMES[k] for k in sorted(kinds)) or "the order of its objects"
-        if b is None:
-            where = f'a paragraph added after "{_excerpt(_before(events, event))}"'
-        else:
+        if b is not None and b.block.text.strip():
             where = f'the paragraph "{_excerpt(b.block.text)}"'
-        out.append(_left_out(f"{what} changed in {where} is not marked", story, b, r))
+        else:
+            where = "a paragraph added" if b is None else "a paragraph with no words"
+            before = _before(events, event)
+            where += f' after "{_excerpt(before)}"' if before else " at the start"
+        verb = "are" if len(kinds) > 1 else "is"
+        out.append(_left_out(f"{what} changed in {where} {verb} not marked", story, b, r))
     return out
 
 
