@@ -199,3 +199,37 @@ def test_order_form_key_terms_table_wraps_inside_the_page(qapp, tmp_path: Path) 
     report = json.loads(result.stdout)
     assert report["off_page_words"] == 0
     assert report["word_recall"] >= 0.99
+
+
+def _pdf_words(pdf: Path) -> dict[str, tuple[int, float, float]]:
+    """word -> (page, top, bottom) in points, from poppler's reading of the PDF."""
+    out = subprocess.run(
+        ["pdftotext", "-bbox", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    words: dict[str, tuple[int, float, float]] = {}
+    page = 0
+    for line in out.splitlines():
+        if line.lstrip().startswith("<page "):
+            page += 1
+        elif line.lstrip().startswith("<word "):
+            attrs = dict(part.split("=") for part in line.split(">")[0].split()[1:])
+            word = line.split(">")[1].split("<")[0]
+            words[word] = (page, float(attrs["yMin"].strip('"')), float(attrs["yMax"].strip('"')))
+    return words
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler's pdftotext is missing")
+def test_centred_cell_of_a_row_split_over_pages_stays_on_the_page(qapp, tmp_path: Path) -> None:
+    """A vertically centred cell beside a long cell whose row breaks over a page starts at the row's
+    top on the first page (Qt centred it in the row's whole height: its text landed in the margins)."""
+    filler = "".join(p(f"Filler{i}") for i in range(44))
+    left = "".join(p(f"Left{i}") for i in range(10))
+    body = filler + _table("", [3000, 3000], _tr(_tc(left), _tc("Centred", '<w:vAlign w:val="center"/>')))
+    layout = _layout(tmp_path, body)
+    pdf = tmp_path / "split.pdf"
+    render_pdf(layout.reviewer, pdf, layout=layout)
+    words = _pdf_words(pdf)
+    assert words["Left0"][0] == 1 and words["Left9"][0] == 2  # the row is split over the pages
+    page, top, bottom = words["Centred"]
+    assert page == 1 and top >= 72 and bottom <= 792 - 72  # inside page 1's text area
+    assert top == pytest.approx(words["Left0"][1], abs=2)  # beside the row's first line

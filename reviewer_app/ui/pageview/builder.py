@@ -47,7 +47,7 @@ from .images import describe_object
 from .qformats import TWIPS, script_of
 from .records import MODES, BuildContext, Flow, RenderedBlock, shown_label, story_items
 from .segments import StoryState, paragraph_segments
-from .tables import TableFormats, cell_is_dark, keep_row, table_style_id
+from .tables import TableFormats, aligned_cell_positions, cell_is_dark, keep_row, table_style_id
 
 _P, _TBL, _PPR, _RPR, _PSTYLE = W + "p", W + "tbl", W + "pPr", W + "rPr", W + "pStyle"
 __all__ = [
@@ -92,6 +92,9 @@ class StoryBuilder:
         self._dark = False
         #: how many table cells deep the content being written sits (0: the story's own flow)
         self._cell_depth = 0
+        #: first positions of cells aligned to their middle or bottom, for the layout to check
+        #: once laid out (see :func:`~.tables.top_align_split_rows`)
+        self.aligned_cells: list[int] = []
 
     # ------------------------------------------------------------------ containers
     def container(
@@ -412,6 +415,7 @@ class StoryBuilder:
                 self._cell(table, cell, first, formats, style_id)
         finally:
             ctx.content_width = outer_width
+        self.aligned_cells += aligned_cell_positions(table)
         cursor.setPosition(table.lastPosition() + 1)
         flow.fresh = True
         flow.prev_style, flow.page_break, flow.prev_after, flow.last_table = None, False, 0, table

@@ -49,6 +49,7 @@ from .pages import (
 from .qformats import TWIPS, FormatFactory, make_font
 from .sections import SectionProps, parse_section, section_elements
 from .splitting import FlowSplitter
+from .tables import top_align_split_rows
 
 _P, _PPR, _SECT, _TBL = W + "p", W + "pPr", W + "sectPr", W + "tbl"
 _BLANK_PAGE_PARAGRAPH = ParaProps()
@@ -210,6 +211,8 @@ class PagedLayout(FlowSplitter):
             # the last record may still be followed by the next slice's first: check it again then
             first = max(0, min(self._kept.get(doc_index, 0), len(section_doc.records) - 1))
             apply_keeps(section_doc, first)
+            top_align_split_rows(section_doc.document, section_doc.aligned_cells, section_doc.page_height)
+            section_doc.aligned_cells.clear()
             self._kept[doc_index] = max(0, len(section_doc.records) - 1)
             final = self.done or doc_index < len(self.docs) - 1
             for separator in self.notes.reserve(doc_index, final):
@@ -294,6 +297,8 @@ class PagedLayout(FlowSplitter):
         return dataclasses.replace(props, top=top, bottom=bottom)
 
     def _register(self, current: SectionDoc, before: int) -> None:
+        current.aligned_cells += self.builder.aligned_cells
+        self.builder.aligned_cells.clear()
         for record in self.builder.records[before:]:
             current.records.append(record)
             current.starts.append(record.start)

@@ -52,6 +52,8 @@ class SectionDoc:
     starts: list[int] = field(default_factory=list)
     #: the section this document continues from the one before (a split at a page top), if any
     carried: int | None = None
+    #: first positions of middle- or bottom-aligned cells not yet checked for a split row
+    aligned_cells: list[int] = field(default_factory=list)
     #: (document revision, page count): counting walks Qt's layout, so it is done once per edit
     _counted: tuple[int, int] | None = None
 

@@ -18,9 +18,13 @@ from lxml import etree
 from PySide6.QtGui import (
     QBrush,
     QColor,
+    QTextCursor,
+    QTextDocument,
     QTextFormat,
     QTextFrameFormat,
     QTextLength,
+    QTextTable,
+    QTextTableCell,
     QTextTableCellFormat,
     QTextTableFormat,
 )
@@ -28,6 +32,7 @@ from PySide6.QtGui import (
 from ...docx.table_grid import DEFAULT_CELL_MARGINS, GridCell, GridRow, TableGrid, read_margins
 from ...docx.xmlutil import W
 from .formatting import Border, FormatResolver, element_key, parse_border
+from .pages import line_top
 from .qformats import TWIPS
 
 _BORDER_STYLES = {
@@ -228,3 +233,63 @@ class TableFormats:
         fmt.setLeftPadding(margins["left"] * TWIPS)
         fmt.setRightPadding(margins["right"] * TWIPS)
         return fmt
+
+
+_TOP = QTextTableCellFormat.VerticalAlignment.AlignTop
+
+
+def aligned_cell_positions(table: QTextTable) -> list[int]:
+    """The first position of each cell of ``table`` aligned to its middle or bottom."""
+    found = []
+    for row in range(table.rows()):
+        for column in range(table.columns()):
+            cell = table.cellAt(row, column)
+            if cell.row() != row or cell.column() != column:
+                continue  # covered by a merge
+            if cell.format().toTableCellFormat().verticalAlignment() != _TOP:
+                found.append(cell.firstPosition())
+    return found
+
+
+def top_align_split_rows(document: QTextDocument, positions: list[int], page_height: float) -> None:
+    """Align to the top the cells at ``positions`` whose row Qt has split over two pages.
+
+    Qt centres (or bottom-aligns) a cell in its row's whole height, the gap between the pages
+    included, so the text of a short centred cell beside a long one lands in the page margins or
+    above the next page's header. Word sets the part of a split row on each page from its top;
+    aligning such a cell to the top puts its text where Word's first line is.
+    """
+    doc_layout = document.documentLayout()
+    cursor = QTextCursor(document)
+    for position in positions:
+        cursor.setPosition(position)
+        table = cursor.currentTable()
+        if table is None:
+            continue
+        cell = table.cellAt(position)
+        if not cell.isValid() or not _row_split(document, doc_layout, table, cell, page_height):
+            continue
+        fmt = cell.format().toTableCellFormat()
+        fmt.setVerticalAlignment(_TOP)
+        cell.setFormat(fmt)
+
+
+def _row_split(
+    document: QTextDocument, doc_layout: Any, table: QTextTable, target: QTextTableCell, page_height: float
+) -> bool:
+    """True when the rows ``target`` spans have lines on more than one page (its own cell aside:
+    Qt's offset is what misplaces it)."""
+    pages: set[int] = set()
+    last_row = target.row() + target.rowSpan()
+    for row in range(target.row(), last_row):
+        for column in range(table.columns()):
+            cell = table.cellAt(row, column)
+            if cell.row() != row or cell.column() != column or cell == target:
+                continue
+            if cell.row() + cell.rowSpan() > last_row:
+                continue
+            for position, index in ((cell.firstPosition(), 0), (cell.lastPosition(), -1)):
+                top = line_top(doc_layout, document.findBlock(position), index)
+                if top is not None:
+                    pages.add(int(top // page_height))
+    return len(pages) > 1
