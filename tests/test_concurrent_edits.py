@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QMessageBox, QToolBar
 
 from reviewer_app.docx.reviewer import DocxReviewer
 from reviewer_app.ui.main_window import MainWindow
+from tests.cli_runner import run_reviewer
 from tests.conftest import REPO_ROOT
 from tests.dialog_driver import answer_message_box
 
@@ -33,16 +34,6 @@ print("held", flush=True)
 sys.stdin.read()
 lock.release()
 """
-
-
-def _cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "reviewer_app", *map(str, args)],
-        cwd=REPO_ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
 
 
 def _changes(path: Path) -> int:
@@ -73,7 +64,7 @@ def held(contract: Path):
 
 def test_the_cli_refuses_a_file_another_process_holds(contract: Path, held, tmp_path: Path) -> None:
     before = contract.read_bytes()
-    run = _cli("accept-all", contract, "-o", contract)
+    run = run_reviewer("accept-all", contract, "-o", contract)
     assert run.returncode == 2
     assert run.stderr.startswith(f'reviewer: "{contract}" is open in Reviewer by Alex on ')
     assert "pass --force" in run.stderr and run.stderr.count("\n") == 1
@@ -81,11 +72,11 @@ def test_the_cli_refuses_a_file_another_process_holds(contract: Path, held, tmp_
 
     other = tmp_path / "other.docx"
     shutil.copyfile(SAMPLE, other)
-    run = _cli("finalize", other, "-o", contract)  # the held file as the output is refused too
+    run = run_reviewer("finalize", other, "-o", contract)  # the held file as the output is refused too
     assert run.returncode == 2 and f'"{contract}" is open in Reviewer' in run.stderr
     assert contract.read_bytes() == before
 
-    run = _cli("accept-all", contract, "-o", contract, "--force")
+    run = run_reviewer("accept-all", contract, "-o", contract, "--force")
     assert run.returncode == 0, run.stderr
     assert _changes(contract) == 0
 
@@ -93,7 +84,7 @@ def test_the_cli_refuses_a_file_another_process_holds(contract: Path, held, tmp_
 def test_a_link_to_a_held_file_is_refused(contract: Path, held, tmp_path: Path) -> None:
     link = tmp_path / "link.docx"
     link.symlink_to(contract)
-    run = _cli("accept-all", link, "-o", tmp_path / "out.docx")
+    run = run_reviewer("accept-all", link, "-o", tmp_path / "out.docx")
     assert run.returncode == 2 and "is open in Reviewer by Alex" in run.stderr
 
 
@@ -123,9 +114,9 @@ def _edit_here_and_elsewhere(window: MainWindow, contract: Path) -> int:
     controller = window.controller
     total = len(controller.reviewer.changes())
     controller.reject_changes([controller.reviewer.changes()[0]["id"]])
-    run = _cli("accept-all", contract, "-o", contract)
+    run = run_reviewer("accept-all", contract, "-o", contract)
     assert run.returncode == 2 and "is open in Reviewer" in run.stderr  # the app's own lock is honoured
-    run = _cli("accept-all", contract, "-o", contract, "--force")
+    run = run_reviewer("accept-all", contract, "-o", contract, "--force")
     assert run.returncode == 0, run.stderr
     assert _changes(contract) == 0
     return total

@@ -6,13 +6,11 @@ stays valid (schema checker) and opens in LibreOffice. Opening a macro-enabled f
 from __future__ import annotations
 
 import io
-import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
 from tests.checkers import schema_errors
-from tests.conftest import REPO_ROOT
+from tests.cli_runner import run_reviewer
 from tests.docx_factory import make_docx, p
 
 _REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
@@ -89,20 +87,10 @@ def macro_document_with_hidden_data() -> bytes:
     return out.getvalue()
 
 
-def _cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "reviewer_app", *map(str, args)],
-        cwd=REPO_ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
 def test_opening_a_macro_document_warns(tmp_path: Path) -> None:
     source = tmp_path / "brief.docm"
     source.write_bytes(macro_document_with_hidden_data())
-    run = _cli("read", source)
+    run = run_reviewer("read", source)
     assert run.returncode == 0, run.stderr
     assert run.stderr == (
         f'reviewer: warning: "{source}" contains macros (a VBA project); Reviewer never runs them, '
@@ -111,14 +99,14 @@ def test_opening_a_macro_document_warns(tmp_path: Path) -> None:
     assert "Clean text" in run.stdout
     plain = tmp_path / "plain.docx"
     plain.write_bytes(make_docx(p("Clean text")))
-    assert _cli("read", plain).stderr == ""
+    assert run_reviewer("read", plain).stderr == ""
 
 
 def test_finalize_strip_metadata_leaves_nothing_hidden(tmp_path: Path, lo_inspect) -> None:
     source = tmp_path / "brief.docm"
     source.write_bytes(macro_document_with_hidden_data())
     out = tmp_path / "clean.docx"
-    run = _cli("finalize", source, "-o", out, "--strip-metadata")
+    run = run_reviewer("finalize", source, "-o", out, "--strip-metadata")
     assert run.returncode == 0, run.stderr
     assert "macros, customProperties, thumbnail, docVars, attachedTemplate" in run.stdout
 
@@ -132,4 +120,4 @@ def test_finalize_strip_metadata_leaves_nothing_hidden(tmp_path: Path, lo_inspec
     assert _MACRO_MAIN not in texts["[Content_Types].xml"] and _PLAIN_MAIN in texts["[Content_Types].xml"]
     assert schema_errors(out) == 0
     assert "Clean text" in str(lo_inspect(out))
-    assert _cli("read", out).stderr == ""  # no macro warning for the clean copy
+    assert run_reviewer("read", out).stderr == ""  # no macro warning for the clean copy

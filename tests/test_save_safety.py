@@ -17,20 +17,11 @@ import pytest
 
 from reviewer_app.docx.reviewer import DocxReviewer
 from reviewer_app.ui.document_controller import DocumentController
+from tests.cli_runner import run_reviewer
 from tests.conftest import REPO_ROOT
 
 SAMPLE = REPO_ROOT / "resources" / "samples" / "sample-msa.docx"
 posix_only = pytest.mark.skipif(sys.platform == "win32", reason="POSIX permissions and links")
-
-
-def _cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "reviewer_app", *map(str, args)],
-        cwd=REPO_ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
 
 
 def _mode(path: Path) -> int:
@@ -76,7 +67,7 @@ def test_saving_in_the_app_keeps_the_files_mode_owner_and_group(qapp, contract, 
 @pytest.mark.parametrize("mode", [0o644, 0o664], ids=oct)
 def test_the_cli_writing_over_its_input_keeps_the_files_mode(contract, mode) -> None:
     os.chmod(contract, mode)
-    run = _cli("accept-all", contract, "-o", contract)
+    run = run_reviewer("accept-all", contract, "-o", contract)
     assert run.returncode == 0, run.stderr
     assert _changes(contract) == 0
     assert _mode(contract) == mode
@@ -118,7 +109,7 @@ def test_saving_through_a_link_rewrites_its_target_and_keeps_the_link(qapp, cont
     assert link.is_symlink() and os.readlink(link) == str(real)
     assert _changes(real) == before - 1
 
-    run = _cli("accept-all", link, "-o", link)
+    run = run_reviewer("accept-all", link, "-o", link)
     assert run.returncode == 0, run.stderr
     assert link.is_symlink() and _changes(real) == 0
     assert sorted(p.name for p in shared.iterdir()) == ["contract-v3.docx"]  # no temporary file left
