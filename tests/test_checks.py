@@ -82,6 +82,11 @@ def test_capitalisation_slip_offers_a_certain_fix_applied_as_a_tracked_change():
     assert not [f for f in check_reviewer(reread) if f.code == "termCapitalisation"]
 
 
+def test_a_misspelt_term_in_a_title_is_found():
+    found = codes(reviewer_of(*DEFINITIONS, *uses(), "Keeping the Confidential Informaton safe"))
+    assert found == [("termMisspelt", "00000008", "Informaton")]
+
+
 def test_a_misspelt_party_name_is_a_parties_finding():
     preamble = "This agreement is between Acme Ltd (the “Supplier”) and Beta Inc (the “Customer”)."
     found = check_reviewer(

@@ -326,13 +326,7 @@ def near_miss(block: TermBlock, index: TermIndex, position: int) -> tuple[Term, 
     token = tokens[position]
     base = token.base
     low = base.lower()
-    if (
-        len(base) < 5
-        or token.start < block.label_end
-        or not base[0].isupper()
-        or base.isupper()
-        or any(ch.isdigit() for ch in base)
-    ):
+    if len(base) < 5 or not base[0].isupper() or base.isupper() or any(ch.isdigit() for ch in base):
         return None
     for key in deletion_keys(low):
         for term, slot in index.by_key.get(key, ()):
@@ -456,7 +450,7 @@ def block_terms(block: TermBlock, index: TermIndex) -> BlockTerms:
         ):
             out.sites.setdefault(match.term, (match.start, match.end))
     tokens = block.tokens
-    capitals = [i for i in free if tokens[i].text[0].isupper() and tokens[i].start >= block.label_end]
+    capitals = [i for i in free if tokens[i].text[0].isupper()]
     if not capitals:
         return out  # no misspelt term nor undefined term starts with a lower-case word
     for i in capitals:
