@@ -2,32 +2,18 @@
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from PySide6.QtGui import QImage
 
+from .cli_runner import run_reviewer_without_display
 from .conftest import REPO_ROOT
 
 SAMPLE = REPO_ROOT / "resources" / "samples" / "sample-msa.docx"
 SAMPLE_PAGES = 17
-
-
-def _reviewer(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
-    return subprocess.run(
-        [sys.executable, "-m", "reviewer_app", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
 
 
 @pytest.fixture
@@ -45,14 +31,14 @@ def _pdf_pages(data: bytes) -> int:
 
 def test_pdf_has_one_page_per_laid_out_page(sample: Path, tmp_path: Path) -> None:
     out = tmp_path / "redline.pdf"
-    done = _reviewer("pdf", str(sample), "-o", str(out), cwd=tmp_path)
+    done = run_reviewer_without_display("pdf", str(sample), "-o", str(out), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     data = out.read_bytes()
     assert data.startswith(b"%PDF")
     assert _pdf_pages(data) == SAMPLE_PAGES
     assert f"wrote {SAMPLE_PAGES} page(s)" in done.stdout
     accepted = tmp_path / "clean.pdf"
-    done = _reviewer(
+    done = run_reviewer_without_display(
         "pdf", str(sample), "-o", str(accepted), "--markup", "none", "--no-comments", cwd=tmp_path
     )
     assert done.returncode == 0, done.stderr
@@ -61,7 +47,7 @@ def test_pdf_has_one_page_per_laid_out_page(sample: Path, tmp_path: Path) -> Non
 
 def test_render_writes_the_chosen_pages_as_pngs(sample: Path, tmp_path: Path) -> None:
     folder = tmp_path / "pages"
-    done = _reviewer(
+    done = run_reviewer_without_display(
         "render", str(sample), "--pages", "1-3,17", "-o", str(folder), "--dpi", "48", cwd=tmp_path
     )
     assert done.returncode == 0, done.stderr
@@ -76,16 +62,22 @@ def test_render_writes_the_chosen_pages_as_pngs(sample: Path, tmp_path: Path) ->
 def test_unreadable_files_and_bad_arguments_exit_2(sample: Path, tmp_path: Path) -> None:
     broken = tmp_path / "broken.docx"
     broken.write_bytes(b"not a zip file")
-    done = _reviewer("pdf", str(broken), "-o", str(tmp_path / "x.pdf"), cwd=tmp_path)
+    done = run_reviewer_without_display("pdf", str(broken), "-o", str(tmp_path / "x.pdf"), cwd=tmp_path)
     assert done.returncode == 2
     assert done.stderr.startswith('reviewer: "') and "cannot be opened" in done.stderr
     assert "Traceback" not in done.stderr
     assert not (tmp_path / "x.pdf").exists()
-    missing = _reviewer("render", str(tmp_path / "none.docx"), "-o", str(tmp_path / "p"), cwd=tmp_path)
+    missing = run_reviewer_without_display(
+        "render", str(tmp_path / "none.docx"), "-o", str(tmp_path / "p"), cwd=tmp_path
+    )
     assert missing.returncode == 2 and "no such file" in missing.stderr
-    beyond = _reviewer("render", str(sample), "--pages", "40", "-o", str(tmp_path / "p"), cwd=tmp_path)
+    beyond = run_reviewer_without_display(
+        "render", str(sample), "--pages", "40", "-o", str(tmp_path / "p"), cwd=tmp_path
+    )
     assert beyond.returncode == 2 and "there is no page 40" in beyond.stderr
-    no_output = _reviewer("pdf", str(sample), cwd=tmp_path)
+    no_output = run_reviewer_without_display("pdf", str(sample), cwd=tmp_path)
     assert no_output.returncode == 2 and "needs -o" in no_output.stderr
-    bad_pages = _reviewer("render", str(sample), "--pages", "3-1", "-o", str(tmp_path / "p"), cwd=tmp_path)
+    bad_pages = run_reviewer_without_display(
+        "render", str(sample), "--pages", "3-1", "-o", str(tmp_path / "p"), cwd=tmp_path
+    )
     assert bad_pages.returncode == 2

@@ -8,11 +8,9 @@ or search would.
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
-import sys
 from itertools import pairwise
 from pathlib import Path
 
@@ -26,6 +24,7 @@ from reviewer_app.ui.pageview.layout import PagedLayout
 from reviewer_app.ui.pageview.render import render_pdf
 
 from .bridge_conformance import fixture_docx
+from .cli_runner import run_reviewer_without_display
 from .conftest import REPO_ROOT
 from .docx_factory import make_docx
 
@@ -83,18 +82,6 @@ def test_a_missing_office_font_is_laid_out_in_its_bundled_stand_in(qapp) -> None
         assert seen[family] == expected
 
 
-def _reviewer_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
-    return subprocess.run(
-        [sys.executable, "-m", "reviewer_app", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
-
-
 def _pdf_text(pdf: Path) -> str:
     if shutil.which("pdftotext") is None:
         pytest.skip("pdftotext (poppler-utils) is not installed")
@@ -112,7 +99,7 @@ def test_pdf_text_extracts_letter_for_letter(tmp_path: Path) -> None:
     source = tmp_path / "words.docx"
     source.write_bytes(make_docx(body))
     out = tmp_path / "words.pdf"
-    done = _reviewer_cli("pdf", str(source), "-o", str(out), cwd=tmp_path)
+    done = run_reviewer_without_display("pdf", str(source), "-o", str(out), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     text = _pdf_text(out)
     for word in LIGATURE_WORDS:
@@ -124,14 +111,16 @@ def test_pdf_has_the_comments_in_all_markup_and_not_without_markup(tmp_path: Pat
     source = tmp_path / "commented.docx"
     source.write_bytes(fixture_docx())
     shown, clean, narrow = tmp_path / "all.pdf", tmp_path / "none.pdf", tmp_path / "narrow.pdf"
-    assert _reviewer_cli("pdf", str(source), "-o", str(shown), cwd=tmp_path).returncode == 0
+    assert run_reviewer_without_display("pdf", str(source), "-o", str(shown), cwd=tmp_path).returncode == 0
     text = _pdf_text(shown)
     assert COMMENT_TEXT in text and "Ann" in text  # the balloon: author and comment
     assert "The Supplier delivers the goods on time." in text
-    done = _reviewer_cli("pdf", str(source), "-o", str(clean), "--markup", "none", cwd=tmp_path)
+    done = run_reviewer_without_display(
+        "pdf", str(source), "-o", str(clean), "--markup", "none", cwd=tmp_path
+    )
     assert done.returncode == 0, done.stderr
     assert COMMENT_TEXT not in _pdf_text(clean)  # No Markup shows no balloons, in the window either
-    done = _reviewer_cli("pdf", str(source), "-o", str(narrow), "--no-comments", cwd=tmp_path)
+    done = run_reviewer_without_display("pdf", str(source), "-o", str(narrow), "--no-comments", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert COMMENT_TEXT not in _pdf_text(narrow)
 
