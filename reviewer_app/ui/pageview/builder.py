@@ -44,6 +44,7 @@ from ...docx.text import NoteNumbers, paragraph_mark_state
 from ...docx.xmlutil import W
 from .formatting import FormatResolver
 from .images import describe_object
+from .long_words import BREAK_MARK, long_word_cuts
 from .qformats import TWIPS, script_of
 from .records import MODES, BuildContext, Flow, RenderedBlock, shown_label, story_items
 from .segments import StoryState, paragraph_segments
@@ -256,6 +257,7 @@ class StoryBuilder:
         mode = ctx.mode
         resolver, factory = ctx.resolver, ctx.factory
         positions: list[int] = []
+        unbroken = 0  # characters since the last break opportunity (see long_words)
         for seg in walk.segments:
             positions.append(cursor.position())
             kind = seg.kind
@@ -281,19 +283,20 @@ class StoryBuilder:
                 commented = mode == "all" and bool(seg.comments)
                 start = cursor.position()
                 fmt = factory.char(run_props, role, author, commented, script, family, self._dark)
-                cursor.insertText(text, fmt)
-                if kind != "delete":
-                    record.spans.extend(_text_spans(start - record.start, text, seg.text))
+                cuts, unbroken = long_word_cuts(text, unbroken)
+                spans = None if kind == "delete" else record.spans
+                _insert_text(cursor, text, seg.text, cuts, fmt, spans, record.start)
                 offset = start - record.start
+                end = cursor.position() - record.start
                 if role == "insert" or role == "delete":
                     record.changed = True
                     record.change_author = record.change_author or author
                     if seg.is_move:
-                        record.moves.append((offset, offset + len(text), role))
+                        record.moves.append((offset, end, role))
                     assert seg.revision is not None
-                    record.revisions.append((offset, offset + len(text), seg.revision.get(W + "id") or ""))
+                    record.revisions.append((offset, end, seg.revision.get(W + "id") or ""))
                 if commented:
-                    record.commented.append((offset, offset + len(text), seg.comments))
+                    record.commented.append((offset, end, seg.comments))
             elif kind == "note":
                 rpr = seg.run.find(_RPR) if seg.run is not None else None
                 run_props = resolver.run(rpr, style_id, table_style, in_table)
@@ -499,6 +502,29 @@ def split_table(tbl: etree._Element, mode: str = "all") -> list[etree._Element |
             first = r
     parts.append(TablePart(tbl, first, len(grid.rows)))
     return parts
+
+
+def _insert_text(
+    cursor: QTextCursor,
+    shown: str,
+    written: str,
+    cuts: list[int],
+    fmt: QTextCharFormat,
+    spans: list[tuple[int, int, str | None]] | None,
+    record_start: int,
+) -> None:
+    """Insert a run's text with a layout-only break mark before each of ``cuts``; the marks are
+    left out of ``spans`` (None: the text is not clean text, e.g. a deletion)."""
+    begin = 0
+    for piece, end in enumerate([*cuts, len(shown)]):
+        if piece:
+            cursor.insertText(BREAK_MARK, fmt)
+        if end > begin:
+            at = cursor.position()
+            cursor.insertText(shown[begin:end], fmt)
+            if spans is not None:
+                spans.extend(_text_spans(at - record_start, shown[begin:end], written[begin:end]))
+        begin = end
 
 
 def _text_spans(offset: int, shown: str, written: str) -> list[tuple[int, int, str | None]]:

@@ -48,6 +48,8 @@ _ALIGN = {
     "mediumKashida": "justify",
     "highKashida": "justify",
 }
+#: the largest spacing or indent Word accepts, 1584 pt in twentieths of a point
+MAX_WORD_TWIPS = 31_680
 #: Paragraph-level children that are not formatting (or are history of it).
 PPR_SKIP = frozenset(W + t for t in ("rPr", "sectPr", "pPrChange", "numPr", "pStyle"))
 #: Run-level children that are history or bookkeeping, not formatting.
@@ -214,7 +216,7 @@ def parse_ppr(ppr: etree._Element | None) -> dict[str, Any]:
             for key, attr in (("before", "before"), ("after", "after"), ("line", "line")):
                 value = int_attr(child, attr)
                 if value is not None:
-                    out[key] = max(0, value) if key != "line" else value
+                    out[key] = _word_bounded(max(0, value) if key != "line" else value)
             rule = child.get(W + "lineRule")
             if rule in ("auto", "exact", "atLeast"):
                 out["line_rule"] = rule
@@ -262,7 +264,17 @@ def _parse_ind(el: etree._Element, out: dict[str, Any]) -> None:
         ("indentFirstLine", "ind_first"),
     ):
         if key in ind:
-            out[name] = ind[key]
+            out[name] = _word_bounded(ind[key])
+
+
+def _word_bounded(twips: int) -> int:
+    """``twips`` within Word's own limit for spacing and indents (±1584 pt).
+
+    A file may say ``w:after="2147483647"``; laid out as written such a paragraph is taller than
+    Qt's coordinates hold, and its pages could not be indexed (an ``IndexError``), while a huge
+    indent took seconds to lay out. Word never writes more than 1584 pt.
+    """
+    return max(-MAX_WORD_TWIPS, min(MAX_WORD_TWIPS, twips))
 
 
 def parse_border(el: etree._Element) -> Border | None:

@@ -1,0 +1,49 @@
+"""Where the page view adds break opportunities inside an absurdly long word.
+
+Qt lays out a word longer than a line by scanning to the word's end for a break on every line
+it fills, so a word of n characters costs about n²/line-length steps: a 9 MB string without a
+space froze the window for minutes. The builder therefore sets a zero-width space
+(:data:`BREAK_MARK`) after every :data:`MAX_UNBROKEN` characters of such a word. The mark is
+layout only: it is left out of the paragraph's clean-text spans, so the document's text, the
+caret and search positions read the word as written. A word that long never fits a line, so
+it is broken anyway; the marks only add a short line every thousand characters.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: the longest stretch without a break opportunity the layout is given
+MAX_UNBROKEN = 1000
+BREAK_MARK = "\u200b"
+#: characters Qt may break a line at (or after): spaces, hyphens, slashes, the mark itself
+_UNBROKEN = re.compile(r"[^\s\-/\u200b]+")
+
+
+def long_word_cuts(text: str, carry: int) -> tuple[list[int], int]:
+    """Offsets in ``text`` before which a :data:`BREAK_MARK` goes, and the new carry.
+
+    ``carry`` is how many characters without a break opportunity came just before ``text`` in
+    the same paragraph (a word may be split over many runs); the second value is the same count
+    at the end of ``text``, for the next run.
+    """
+    if carry + len(text) <= MAX_UNBROKEN:
+        return [], _trailing(text, carry)
+    cuts: list[int] = []
+    tail = 0
+    for match in _UNBROKEN.finditer(text):
+        start, end = match.span()
+        stretch = start - carry if start == 0 else start  # where this unbroken stretch began
+        while end - stretch > MAX_UNBROKEN:
+            stretch += MAX_UNBROKEN
+            cuts.append(stretch)
+        tail = end - stretch if end == len(text) else 0
+    return cuts, tail
+
+
+def _trailing(text: str, carry: int) -> int:
+    """Characters without a break opportunity at the end of ``text`` (plus ``carry`` if none)."""
+    for back, char in enumerate(reversed(text)):
+        if char.isspace() or char in "-/\u200b":
+            return back
+    return carry + len(text)

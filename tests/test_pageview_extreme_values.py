@@ -1,0 +1,89 @@
+"""Absurd values a hostile or broken file can carry still open and lay out, quickly.
+
+``w:after``/``w:line`` of 2147483647 made the page index fail (IndexError) and a huge indent
+took seconds; a word of a million characters without a break took minutes, since Qt looks for
+the word's end on every line it fills. Spacing and indents are held to Word's own limit, and a
+very long word gets layout-only break marks every thousand characters, which the document's
+text, the page text and clean-text positions never see.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from reviewer_app.docx.reviewer import DocxReviewer
+from reviewer_app.ui.pageview import PageView
+from reviewer_app.ui.pageview.layout import PagedLayout
+from reviewer_app.ui.pageview.long_words import BREAK_MARK, MAX_UNBROKEN, long_word_cuts
+from tests.docx_factory import make_docx, p
+
+HUGE = "2147483647"
+
+
+def open_doc(tmp_path: Path, body: str) -> DocxReviewer:
+    path = tmp_path / "extreme.docx"
+    path.write_bytes(make_docx(body))
+    return DocxReviewer.open(path)
+
+
+@pytest.mark.parametrize(
+    "ppr",
+    [
+        f'<w:spacing w:after="{HUGE}"/>',
+        f'<w:spacing w:line="{HUGE}"/>',
+        f'<w:spacing w:line="{HUGE}" w:lineRule="exact"/>',
+        f'<w:spacing w:before="{HUGE}" w:after="{HUGE}"/>',
+        f'<w:ind w:left="{HUGE}"/>',
+        f'<w:ind w:firstLine="{HUGE}"/>',
+    ],
+)
+def test_absurd_spacing_and_indents_open_and_lay_out(qtbot, tmp_path: Path, ppr: str) -> None:
+    reviewer = open_doc(
+        tmp_path, p("First paragraph", ppr=ppr) + p("Second paragraph") + p("Third paragraph")
+    )
+    view = PageView()
+    qtbot.addWidget(view)
+    view.resize(900, 700)
+    view.show()
+    started = time.perf_counter()
+    view.show_document(reviewer)
+    view.finish_layout()
+    elapsed = time.perf_counter() - started
+
+    shown = "\n".join(view.page_text(k) for k in range(view.page_count()))
+    assert [word in shown for word in ("First", "Second", "Third")] == [True, True, True]
+    assert elapsed < 5  # the huge indent took 7 s
+
+
+def test_a_million_character_word_lays_out_in_bounded_time(tmp_path: Path) -> None:
+    n = 1_000_000
+    reviewer = open_doc(tmp_path, p("Before the word.") + p("x" * n) + p("After the word."))
+    started = time.perf_counter()
+    layout = PagedLayout(reviewer, "all").build_all()
+    elapsed = time.perf_counter() - started
+    # a guard only: about 2 s on the bench machine, where it took minutes before
+    assert elapsed < 20
+
+    page_text = "".join(layout.index.page_text(k) for k in range(layout.page_count()))
+    assert BREAK_MARK not in page_text
+    assert page_text.count("x") == n
+    assert "Before the word." in page_text and "After the word." in page_text
+
+    block_id = reviewer.snapshot().blocks[1].id
+    record = layout.by_id[block_id]
+    text_doc = layout.docs[record.doc_index].document
+    for offset in (0, MAX_UNBROKEN - 1, MAX_UNBROKEN, MAX_UNBROKEN + 1, n - 1):
+        position = record.position_of(offset)
+        assert text_doc.characterAt(position) == "x"
+        assert record.clean_offset(position) == offset
+
+
+def test_break_marks_count_a_word_across_runs() -> None:
+    """A word split over runs is one word: the count carries from run to run."""
+    assert long_word_cuts("x" * 600, 0) == ([], 600)
+    assert long_word_cuts("x" * 600, 600) == ([400], 200)
+    assert long_word_cuts("an ordinary sentence", 999) == ([1], len("sentence"))
+    assert long_word_cuts("x" * 2500 + " tail", 0) == ([1000, 2000], 4)
