@@ -18,9 +18,9 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from reviewer_app.ui.main_window import MainWindow
 from reviewer_app.ui.pageview import PageView
-from reviewer_app.ui.pageview.geometry import range_rects
 
 from .conftest import REPO_ROOT
+from .window_fixtures import char_point, shown_main_window
 
 SAMPLE = REPO_ROOT / "resources" / "samples" / "sample-msa.docx"
 CLAUSE_3_5 = "0F3F0C7F"  # "Statements of Work. Either party may propose …"
@@ -36,33 +36,11 @@ def window(qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> MainWindow
     monkeypatch.setattr(QMessageBox, "exec", lambda box: pytest.fail(f"unexpected message: {box.text()}"))
     copy = tmp_path / "contract.docx"
     shutil.copy(SAMPLE, copy)
-    win = MainWindow()
-    win.files.ask_unsaved = lambda: QMessageBox.StandardButton.Discard
-    qtbot.addWidget(win)
-    win.resize(1280, 860)
-    win.show()
-    qtbot.waitExposed(win)
+    win = shown_main_window(qtbot)
     assert win.open_path(copy)
     win.controller.author = ME
     win.page_view.finish_layout()
     return win
-
-
-def char_point(view: PageView, block_id: str, offset: int) -> QPoint:
-    """The middle of the character at clean ``offset`` of a block as painted now (viewport pixels)."""
-    layout = view.paged_layout()
-    record = layout.by_id[block_id]
-    a = record.position_of(offset)
-    for number in view.visible_pages():
-        rects = range_rects(layout, layout.pages()[number], (record.doc_index, a, a + 1))
-        if rects:
-            page = view.page_rect(number)
-            scale = page.width() / layout.pages()[number].width
-            middle = rects[0].center()
-            at = QPoint(round(page.left() + middle.x() * scale), round(page.top() + middle.y() * scale))
-            if view.viewport().rect().contains(at):
-                return at
-    raise AssertionError(f"character {offset} of {block_id} is not on screen")
 
 
 def click_in(view: PageView, qtbot, block_id: str, offset: int) -> QPoint:

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 import shiboken6
-from PySide6.QtCore import QPoint, Qt, QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QTextCursor
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
@@ -38,12 +38,11 @@ from PySide6.QtWidgets import (
 )
 
 from reviewer_app.ui.main_window import MainWindow
-from reviewer_app.ui.pageview import PageView
-from reviewer_app.ui.pageview.geometry import range_rects
 from tests import chat_fixtures
 from tests.chat_fixtures import SAMPLE
 from tests.conftest import CORPUS
 from tests.fake_anthropic import FakeAnthropic, fast_settings, reply
+from tests.window_fixtures import char_point
 
 loop, server = chat_fixtures.loop, chat_fixtures.server
 
@@ -198,23 +197,6 @@ def click_menu_items(window: MainWindow) -> list[str]:
     return clicked
 
 
-def point_in(view: PageView, block_id: str, offset: int) -> QPoint:
-    """The middle of a block's character as painted now, in viewport pixels."""
-    layout = view.paged_layout()
-    record = layout.by_id[block_id]
-    at = record.position_of(offset)
-    for number in view.visible_pages():
-        rects = range_rects(layout, layout.pages()[number], (record.doc_index, at, at + 1))
-        if rects:
-            page = view.page_rect(number)
-            scale = page.width() / layout.pages()[number].width
-            middle = rects[0].center()
-            point = QPoint(round(page.left() + middle.x() * scale), round(page.top() + middle.y() * scale))
-            if view.viewport().rect().contains(point):
-                return point
-    raise AssertionError(f"{block_id} is not on screen")
-
-
 def edit_a_clause_with_f2(window: MainWindow, qtbot: Any, text: str) -> None:
     """Scroll to the first paragraph containing ``text``, click in it, press F2, check the editor
     holds that paragraph, type a sentence at its end and apply with Ctrl+Enter: the sentence is
@@ -222,7 +204,7 @@ def edit_a_clause_with_f2(window: MainWindow, qtbot: Any, text: str) -> None:
     block = next(b for b in window.reviewer.snapshot().content_blocks() if text in b.text)
     assert window.page_view.scroll_to_block(block.id)
     settle()
-    qtbot.mouseClick(window.page_view.viewport(), LEFT, pos=point_in(window.page_view, block.id, 3))
+    qtbot.mouseClick(window.page_view.viewport(), LEFT, pos=char_point(window.page_view, block.id, 3))
     QTest.keyClick(window, Qt.Key.Key_F2)
     settle()
     editor = window.findChild(QPlainTextEdit, "paragraphEditorText")

@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QApplication, QMenu, QMessageBox
+from PySide6.QtWidgets import QApplication, QMenu
 
 from reviewer_app.ui.main_window import MainWindow
 
 from .conftest import REPO_ROOT
+from .window_fixtures import shown_main_window
 
 SAMPLE = REPO_ROOT / "resources" / "samples" / "sample-msa.docx"
 
@@ -20,12 +21,7 @@ SAMPLE = REPO_ROOT / "resources" / "samples" / "sample-msa.docx"
 def window(qtbot) -> MainWindow:
     if not SAMPLE.exists():
         pytest.skip("the sample contract is missing")
-    win = MainWindow()
-    win.files.ask_unsaved = lambda: QMessageBox.StandardButton.Discard
-    qtbot.addWidget(win)
-    win.resize(1280, 860)
-    win.show()
-    qtbot.waitExposed(win)
+    win = shown_main_window(qtbot)
     assert win.open_path(SAMPLE)
     return win
 

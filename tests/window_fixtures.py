@@ -1,0 +1,47 @@
+"""The real main window on screen, and where its text is painted, for UI tests that click on the page.
+
+UI tests drive a shown ``MainWindow`` with real mouse and key events; they need the same window
+(a laptop-sized one that never blocks on "save changes?" when the test ends) and the same way of
+finding the pixel a character is painted at, so a click lands where a person's would.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint
+from PySide6.QtWidgets import QMessageBox
+
+from reviewer_app.ui.main_window import MainWindow
+from reviewer_app.ui.pageview import PageView
+from reviewer_app.ui.pageview.geometry import range_rects
+
+
+def shown_main_window(qtbot) -> MainWindow:
+    """A new main window at 1280×860, shown and exposed, closed by ``qtbot`` when the test ends.
+
+    Leaving unsaved changes is answered Discard so that closing the window at teardown never waits
+    on a dialog nobody will answer.
+    """
+    win = MainWindow()
+    win.files.ask_unsaved = lambda: QMessageBox.StandardButton.Discard
+    qtbot.addWidget(win)
+    win.resize(1280, 860)
+    win.show()
+    qtbot.waitExposed(win)
+    return win
+
+
+def char_point(view: PageView, block_id: str, offset: int) -> QPoint:
+    """The middle of the character at clean ``offset`` of a block as painted now (viewport pixels)."""
+    layout = view.paged_layout()
+    record = layout.by_id[block_id]
+    a = record.position_of(offset)
+    for number in view.visible_pages():
+        rects = range_rects(layout, layout.pages()[number], (record.doc_index, a, a + 1))
+        if rects:
+            page = view.page_rect(number)
+            scale = page.width() / layout.pages()[number].width
+            middle = rects[0].center()
+            at = QPoint(round(page.left() + middle.x() * scale), round(page.top() + middle.y() * scale))
+            if view.viewport().rect().contains(at):
+                return at
+    raise AssertionError(f"character {offset} of {block_id} is not on screen")
