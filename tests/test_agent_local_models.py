@@ -10,7 +10,6 @@ contract without one refusal; told nothing, it passes the server's refusal on wi
 from __future__ import annotations
 
 import asyncio
-import gc
 import json
 from pathlib import Path
 from typing import Any
@@ -23,7 +22,8 @@ from reviewer_app.agent.model_info import from_llama_props, from_ollama_show
 from reviewer_app.agent.profiles import COMPACT_TOOLS
 from reviewer_app.agent.session import AgentSession
 from reviewer_app.docx import DocxReviewer
-from tests.conftest import REPO_ROOT
+from tests import agent_fixtures
+from tests.agent_fixtures import CLAUSE, SAMPLE
 from tests.fake_anthropic import (
     FakeAnthropic,
     collect,
@@ -35,15 +35,7 @@ from tests.fake_anthropic import (
     unfence,
 )
 
-SAMPLE = REPO_ROOT / "resources" / "samples" / "sample-msa.docx"
-#: clause 1.2 of the sample
-CLAUSE = "0CA7A4E8"
-
-
-@pytest.fixture(autouse=True)
-def _free_documents() -> Any:
-    yield
-    gc.collect()
+free_documents = agent_fixtures.free_documents
 
 
 def _result(request: dict[str, Any]) -> Any:

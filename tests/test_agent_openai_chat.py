@@ -9,28 +9,19 @@ text reaches the user.
 from __future__ import annotations
 
 import asyncio
-import gc
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from reviewer_app.agent import create_review_queue_bridge
 from reviewer_app.agent.session import AgentSession
 from reviewer_app.agent.settings import AgentSettings
 from reviewer_app.docx import DocxReviewer
-from tests.conftest import REPO_ROOT
+from tests import agent_fixtures
+from tests.agent_fixtures import CLAUSE, SAMPLE
 from tests.fake_anthropic import collect, unfence
 from tests.fake_openai import FakeOpenAI, OAReply, tool_messages
 
-SAMPLE = REPO_ROOT / "resources" / "samples" / "sample-msa.docx"
-CLAUSE = "0CA7A4E8"
-
-
-@pytest.fixture(autouse=True)
-def _free_documents() -> Any:
-    yield
-    gc.collect()
+free_documents = agent_fixtures.free_documents
 
 
 def _settings(server: FakeOpenAI, **overrides: Any) -> AgentSettings:

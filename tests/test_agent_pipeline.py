@@ -10,7 +10,6 @@ make), shows each status, and sends what did not apply back for one repair round
 from __future__ import annotations
 
 import asyncio
-import gc
 import json
 from pathlib import Path
 from typing import Any
@@ -22,18 +21,14 @@ from reviewer_app.agent.pipeline_turn import edit_json_in
 from reviewer_app.agent.session import AgentSession
 from reviewer_app.docx import DocxReviewer
 from reviewer_app.docx.pipeline_edits import indexed_blocks
-from tests.conftest import REPO_ROOT
+from tests import agent_fixtures
+from tests.agent_fixtures import CLAUSE, SAMPLE
 from tests.fake_anthropic import FakeAnthropic, Status, collect, fast_settings, reply, tool
 
-SAMPLE = REPO_ROOT / "resources" / "samples" / "sample-msa.docx"
-CLAUSE = "0CA7A4E8"  # clause 1.2: "... in the body of this Agreement."
 NEXT = "316D27F2"  # clause 1.3: "A reference to a statute ..."
 
 
-@pytest.fixture(autouse=True)
-def _free_documents() -> Any:
-    yield
-    gc.collect()
+free_documents = agent_fixtures.free_documents
 
 
 def _setup(tmp_path: Path) -> tuple[DocxReviewer, Any, dict[str, int]]:

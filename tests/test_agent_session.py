@@ -12,7 +12,6 @@ failures and cancellation are in ``test_agent_limits.py``.
 from __future__ import annotations
 
 import asyncio
-import gc
 import json
 import os
 from pathlib import Path
@@ -33,7 +32,9 @@ from reviewer_app.agent.tools import TOOL_NAMES
 from reviewer_app.agent.transcript import OMITTED_READ, TranscriptStore, document_identity
 from reviewer_app.docx import DocxReviewer
 from reviewer_app.docx.edit.skips import reason_for
-from tests.conftest import CORPUS, REPO_ROOT
+from tests import agent_fixtures
+from tests.agent_fixtures import CLAUSE, SAMPLE
+from tests.conftest import CORPUS
 from tests.docx_factory import make_docx, p
 from tests.fake_anthropic import (
     TEST_KEY,
@@ -48,19 +49,11 @@ from tests.fake_anthropic import (
     unfence,
 )
 
-SAMPLE = REPO_ROOT / "resources" / "samples" / "sample-msa.docx"
 NVCA = CORPUS / "public" / "dxo_NVCA-Model-COI.docx"
-#: clause 1.2 of the sample: "… interpretation of this Agreement. … part of this Agreement … body of this Agreement."
-CLAUSE = "0CA7A4E8"
 AMBIGUOUS = reason_for("ambiguousFind")
 
 
-@pytest.fixture(autouse=True)
-def _free_documents() -> Any:
-    """Open documents and finished sessions hold reference cycles: free them after each test
-    rather than at some later full collection, so the suite's peak memory stays low."""
-    yield
-    gc.collect()
+free_documents = agent_fixtures.free_documents
 
 
 def run_turns(bridge: Any, script: list[Any], *texts: str, **kwargs: Any) -> tuple[list[list[Any]], Any, Any]:

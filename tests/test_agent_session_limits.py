@@ -10,7 +10,6 @@ is retried once and then reported naming the server. Time-outs are fractions of 
 from __future__ import annotations
 
 import asyncio
-import gc
 import json
 import time
 from typing import Any
@@ -22,6 +21,7 @@ from reviewer_app.agent.bridge import ReviewerBridge
 from reviewer_app.agent.session import CUT_BY_MAX_TOKENS, AgentSession
 from reviewer_app.agent.turn_tools import TOOL_BUDGET_SPENT
 from reviewer_app.docx import DocxReviewer
+from tests import agent_fixtures
 from tests.fake_anthropic import (
     FakeAnthropic,
     Status,
@@ -44,12 +44,7 @@ EDIT = {
 }
 
 
-@pytest.fixture(autouse=True)
-def _free_documents() -> Any:
-    """Open documents and finished sessions hold reference cycles: free them after each test
-    rather than at some later full collection, so the suite's peak memory stays low."""
-    yield
-    gc.collect()
+free_documents = agent_fixtures.free_documents
 
 
 def ours(reviewer: DocxReviewer) -> list[tuple[str, str]]:

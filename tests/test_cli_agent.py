@@ -7,7 +7,6 @@ stderr, the changes are saved to OUT, and the conversation is saved as OUT's tra
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 import shutil
@@ -22,19 +21,16 @@ from reviewer_app.agent.review_queue import ProposalStore
 from reviewer_app.agent.transcript import TranscriptStore, document_identity
 from reviewer_app.cli import main
 from reviewer_app.docx import DocxReviewer
+from tests import agent_fixtures
+from tests.agent_fixtures import CLAUSE, SAMPLE
 from tests.conftest import REPO_ROOT
 from tests.fake_anthropic import TEST_KEY, FakeAnthropic, Status, reply, tool
-from tests.test_agent_session import CLAUSE, FLOW, SAMPLE
+from tests.test_agent_session import FLOW
 
 INSTRUCTION = "In clause 1.2, say MSA."
 
 
-@pytest.fixture(autouse=True)
-def _free_documents() -> Any:
-    """Open documents and finished sessions hold reference cycles: free them after each test
-    rather than at some later full collection, so the suite's peak memory stays low."""
-    yield
-    gc.collect()
+free_documents = agent_fixtures.free_documents
 
 
 @pytest.fixture

@@ -1,0 +1,26 @@
+"""What the agent session tests share: the sample contract, the clause they edit, and freeing memory.
+
+A test module brings the autouse fixture in by name (pytest finds fixtures only among a module's
+own names): ``free_documents = agent_fixtures.free_documents``.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+
+import pytest
+
+from tests.conftest import REPO_ROOT
+
+SAMPLE = REPO_ROOT / "resources" / "samples" / "sample-msa.docx"
+#: clause 1.2 of the sample: "… interpretation of this Agreement. … part of this Agreement … body of this Agreement."
+CLAUSE = "0CA7A4E8"
+
+
+@pytest.fixture(autouse=True)
+def free_documents() -> Iterator[None]:
+    """Open documents and finished sessions hold reference cycles: free them after each test
+    rather than at some later full collection, so the suite's peak memory stays low."""
+    yield
+    gc.collect()
