@@ -82,6 +82,18 @@ def test_capitalisation_slip_offers_a_certain_fix_applied_as_a_tracked_change():
     assert not [f for f in check_reviewer(reread) if f.code == "termCapitalisation"]
 
 
+def test_a_phrase_after_this_is_a_term_even_if_its_words_are_never_written_in_lower_case():
+    texts = ["By signing this Order Sheet the parties agree.", "The Order Sheet prevails."]
+    (finding,) = check_reviewer(reviewer_of(*DEFINITIONS, *uses(), *texts))
+    assert (finding.code, finding.subject, finding.block_id) == ("undefinedTerm", "Order Sheet", "00000008")
+
+
+def test_a_document_borrowing_its_terms_reports_none_undefined():
+    borrowing = "Undefined capitalized words have the meanings given in the Agreement."
+    texts = ["By signing this Order Sheet the parties agree.", "The Order Sheet prevails."]
+    assert codes(reviewer_of(borrowing, *DEFINITIONS, *uses(), *texts)) == []
+
+
 def test_a_misspelt_term_in_a_title_is_found():
     found = codes(reviewer_of(*DEFINITIONS, *uses(), "Keeping the Confidential Informaton safe"))
     assert found == [("termMisspelt", "00000008", "Informaton")]

@@ -35,6 +35,11 @@ _COMPANY = re.compile(
     r"\b(?:Ltd|Limited|Inc|LLC|L\.L\.C|PLC|plc|LLP|Corporation|Corp|GmbH|S\.A|N\.V|B\.V|AG|SE)\b\.?"
 )
 _PLACEHOLDERS = re.compile(r"\{[^{}]*\}|\[[^\[\]]*\]")
+#: "Undefined capitalized words have the meanings given in the Agreement": the document borrows
+#: its terms from another, so a term it does not define may well be defined there.
+_BORROWS_TERMS = re.compile(
+    r"(?:undefined|not (?:otherwise )?defined)[^.]{0,100}\b(?:meanings?|definitions?)\b", re.I
+)
 #: the number of opening blocks searched for the parties' definitions
 _PREAMBLE_BLOCKS = 15
 
@@ -53,6 +58,7 @@ class Facts:
     lower_words: frozenset[str]
     label: str | None  # a term-like heading title or table label: known, never reported
     parties: frozenset[terms.Term]  # party names this block gives
+    borrows_terms: bool  # says undefined terms have the meanings another document gives
     manual: tuple[int, int | None] | None
     shape: object = None  # the TermIndex.shape ``terms`` was computed for
     terms: terms.BlockTerms | None = None
@@ -109,6 +115,7 @@ class Checker:
         self._definitions: dict[int, list[Definition]] = {}
         self._labels: dict[int, str] = {}
         self._party_names: dict[int, frozenset[terms.Term]] = {}
+        self._borrowing: dict[int, bool] = {}
         self._labelled: dict[int, xrefs.LabelBlock] = {}
         self._references: dict[int, list[xrefs.Reference]] = {}
         self._local: dict[int, list[Finding]] = {}
@@ -196,7 +203,7 @@ class Checker:
         self._by_content = fresh
         self._order = snapshot.memo("check_order", lambda snap: {b.id: i for i, b in enumerate(snap.blocks)})
         self._vocabulary = Counter()
-        for cache in (self._definitions, self._labels, self._party_names, self._labelled):
+        for cache in (self._definitions, self._labels, self._party_names, self._labelled, self._borrowing):
             cache.clear()
         for cache in (self._references, self._local, self._manual):
             cache.clear()
@@ -236,6 +243,7 @@ class Checker:
             (self._definitions, facts.term_block.definitions),
             (self._labels, facts.label),
             (self._party_names, facts.parties),
+            (self._borrowing, facts.borrows_terms),
             (self._labelled, facts.label_block if facts.may_label else None),
             (self._references, facts.references),
             (self._local, facts.local),
@@ -251,7 +259,7 @@ class Checker:
                 del self._vocabulary[word]
         if facts.terms is not None and facts.shape == self._shape():
             self._totals.remove(position, facts.terms)
-        for cache in (self._definitions, self._labels, self._party_names, self._labelled):
+        for cache in (self._definitions, self._labels, self._party_names, self._labelled, self._borrowing):
             cache.pop(position, None)
         for cache in (self._references, self._local, self._manual):
             cache.pop(position, None)
@@ -289,6 +297,7 @@ class Checker:
             self._totals,
             self._vocabulary.keys(),
             "\n".join(labels),
+            report_undefined=not self._borrowing,
         )
 
     @staticmethod
@@ -487,6 +496,7 @@ def _facts(
         lower_words=frozenset(_lower(words)),
         label=label,
         parties=_party_names(term_block),
+        borrows_terms=bool(_BORROWS_TERMS.search(text)),
         manual=manual,
     )
 

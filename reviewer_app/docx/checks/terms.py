@@ -3,10 +3,12 @@ used before a definition that sits outside the definitions clause, and near-miss
 (``Confidential information``, ``Cusotmer``).
 
 To keep false alarms low a capitalised phrase is reported as undefined only when the document
-defines terms at all, the phrase is used at least twice, is not a heading, a table label, a
-month or a day, and every word of it is an ordinary word the document also writes in lower
-case (``Service Credit``: yes; ``Harbour Bank``, ``Delaware``: no). A misspelling is reported
-only for a word the document never writes otherwise.
+defines terms at all (and does not borrow undefined ones from another document), the phrase is
+used at least twice, is not a heading, a table label, a month or a day, and every word of it is
+an ordinary word the document also writes in lower case (``Service Credit``: yes; ``Harbour
+Bank``, ``Delaware``: no) or the document points at it as a part of itself (``this Cover
+Page``: a proper name never follows "this"). A misspelling is reported only for a word the
+document never writes otherwise.
 """
 
 from __future__ import annotations
@@ -402,8 +404,10 @@ def undefined_candidate(
             and not block.text[before.end : span[0].start].strip()
         ):
             return None  # the tail of a longer name
-    if _IDENTIFIER_AFTER.match(block.text, span[-1].end) or span[-1].text.lower() in STRUCTURAL:
-        return None  # "Part A", "Table 3", "Option 1": a label, not a term
+    if _IDENTIFIER_AFTER.match(block.text, span[-1].end) or (
+        len(span) == 1 and span[-1].text.lower() in STRUCTURAL
+    ):
+        return None  # "Part A", "Table 3", a lone "Schedule": a label, not a term
     if span[0].initial and block.text.startswith(".", span[-1].end):
         return None  # a run-in title: "Make Referrals to Partner. A ..."
     if _CITED_TITLE.search(block.text, max(0, span[0].start - 60), span[0].start):
@@ -423,7 +427,8 @@ class BlockTerms:
 
     Findings that also depend on the rest of the document wait in ``misses`` (reported unless
     the document writes one of the forms in lower case) and ``runs`` (an undefined-term
-    candidate: each word needs one of its forms written in lower case somewhere).
+    candidate: each word needs one of its forms written in lower case somewhere, unless the
+    phrase follows "this" somewhere, which its empty forms say).
     """
 
     uses: dict[Term, int]
@@ -462,7 +467,9 @@ def block_terms(block: TermBlock, index: TermIndex) -> BlockTerms:
             candidate = undefined_candidate(block, first, last, index)
             if candidate is not None:
                 term, forms = candidate
-                out.runs.append((term, tokens[first].start, tokens[last].end, forms))
+                # "this Cover Page": a part of the document, whatever its words (no forms to ask)
+                this = first > 0 and tokens[first - 1].text in ("this", "This") and len(term) > 1
+                out.runs.append((term, tokens[first].start, tokens[last].end, () if this else forms))
     return out
 
 
@@ -498,12 +505,16 @@ def findings(
     totals: TermTotals,
     vocabulary: Set[str],
     labels: str = "",
+    report_undefined: bool = True,
 ) -> list[Finding]:
     """Every term and party finding of the document: the blocks' own findings, the misspellings
     and undefined terms whose words the document never writes in lower case (``vocabulary``),
-    and the findings about definitions. ``block_at`` gives the block at a position."""
+    and the findings about definitions. ``block_at`` gives the block at a position; without
+    ``report_undefined`` (the document borrows its terms from another) no term is reported as
+    undefined."""
     found: list[Finding] = []
     undefined: dict[Term, list[tuple[int, int, int]]] = {}
+    ordinary: set[Term] = set()  # phrases of ordinary words, or named as "this …" somewhere
     for position in sorted(totals.flagged):
         result = totals.flagged[position]
         found.extend(result.cases)
@@ -511,16 +522,17 @@ def findings(
             if not any(form in vocabulary for form in forms):
                 found.append(finding)
         for term, start, end, words in result.runs:
-            if all(any(form in vocabulary for form in forms) for forms in words):
-                undefined.setdefault(term, []).append((position, start, end))
+            undefined.setdefault(term, []).append((position, start, end))
+            if not words or all(any(form in vocabulary for form in forms) for forms in words):
+                ordinary.add(term)
     uses = Counter({term: totals.uses[term] for term in index.defined})
     for term in index.defined:
         if not uses[term] and " ".join(term) in labels:
             uses[term] += 1  # used in a title or heading ("Business Associate Agreement")
     found.extend(_definition_findings(block_at, index, uses, totals.sites))
-    if len(index.defined) >= 3:
+    if report_undefined and len(index.defined) >= 3:
         for term, places in undefined.items():
-            if len(places) >= (2 if len(term) > 1 else 3):
+            if term in ordinary and len(places) >= (2 if len(term) > 1 else 3):
                 position, start, end = places[0]
                 block = block_at(position)
                 phrase = " ".join(term)
