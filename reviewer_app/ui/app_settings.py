@@ -31,6 +31,7 @@ from urllib.parse import urlsplit
 import platformdirs
 from PySide6.QtCore import QObject, Signal
 
+from ..agent.profiles import PROFILES
 from ..agent.settings import (
     API_KEY_ENV,
     DEFAULT_MODEL,
@@ -53,6 +54,10 @@ SITE_CONFIG_ENV = "REVIEWER_SITE_CONFIG"
 FILE_FORMAT_VERSION = 1
 
 PROVIDERS = ("anthropic", "local")
+#: how a local server is spoken to: the Messages API, or OpenAI's /v1/chat/completions
+API_STYLES = ("anthropic", "openai")
+#: the largest context window a person can give (tokens); 0 means "ask the server"
+MAX_CONTEXT_WINDOW = 10_000_000
 THEMES = ("system", "light", "dark")
 #: Ollama's default address; it serves the Anthropic Messages API there
 DEFAULT_LOCAL_URL = "http://127.0.0.1:11434"
@@ -127,6 +132,12 @@ class AppSettings:
     #: used when ``provider`` is ``local``
     base_url: str = DEFAULT_LOCAL_URL
     model: str = DEFAULT_MODEL
+    #: the local server's API (the Anthropic API is always spoken to through the Messages API)
+    api_style: str = "anthropic"
+    #: the model's context window in tokens; 0: ask the server (Ollama, llama.cpp), else unbounded
+    context_window: int = 0
+    #: what the model is given: auto (from the window), full, compact, or pipeline (no tools)
+    tool_profile: str = "auto"
     agent_mode: str = "review"
     autosave_interval_s: int = 60
     theme: str = "system"
@@ -150,8 +161,14 @@ class AppSettings:
 
     def to_agent_settings(self) -> AgentSettings:
         """The agent's settings: Anthropic's own endpoint (base_url None) or the local server."""
-        base_url = self.base_url if self.provider == "local" else None
-        return AgentSettings(model=self.model, base_url=base_url)
+        local = self.provider == "local"
+        return AgentSettings(
+            model=self.model,
+            base_url=self.base_url if local else None,
+            api_style=self.api_style if local else "anthropic",
+            context_window=self.context_window or None,
+            tool_profile=self.tool_profile,
+        )
 
     def with_values(self, values: dict[str, Any], source: str) -> AppSettings:
         """A copy with the valid entries of ``values`` applied; the rest warn and keep this copy's values.
@@ -222,6 +239,14 @@ def _autosave(raw: Any) -> int:
     return min(MAX_AUTOSAVE_S, max(MIN_AUTOSAVE_S, int(raw)))
 
 
+def _context_window(raw: Any) -> int:
+    if isinstance(raw, bool) or not isinstance(raw, int):
+        raise TypeError("not a whole number of tokens")
+    if not 0 <= raw <= MAX_CONTEXT_WINDOW:
+        raise ValueError(f"not between 0 (ask the server) and {MAX_CONTEXT_WINDOW:,}")
+    return raw
+
+
 def _colours(raw: Any) -> list[str]:
     if not isinstance(raw, list) or not raw:
         raise TypeError("not a list of colours")
@@ -262,6 +287,9 @@ _FIELD_CHECKS: dict[str, Callable[[Any], Any]] = {
     "provider": _one_of(PROVIDERS),
     "base_url": _base_url,
     "model": _non_empty_text,
+    "api_style": _one_of(API_STYLES),
+    "context_window": _context_window,
+    "tool_profile": _one_of(PROFILES),
     "agent_mode": _one_of(AGENT_MODES),
     "autosave_interval_s": _autosave,
     "theme": _one_of(THEMES),

@@ -13,7 +13,7 @@ import dataclasses
 import logging
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QIntValidator
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -38,6 +38,7 @@ from ..agent.settings import DEFAULT_MODEL, AgentSettings, store_api_key, store_
 from ..docx.comment_writer import initials_of
 from .app_settings import (
     MAX_AUTOSAVE_S,
+    MAX_CONTEXT_WINDOW,
     MIN_AUTOSAVE_S,
     SettingsStore,
     api_key_source,
@@ -110,9 +111,10 @@ class SettingsDialog(QDialog):
     def _model_section(self) -> QGroupBox:
         current = self._store.settings
         box = QGroupBox(self.tr("Model"), self)
+        box.setMinimumWidth(430)  # room for the URL, and for the key note on few lines
         form = QFormLayout(box)
         self.anthropic_radio = QRadioButton(self.tr("Anthropic API"), box)
-        self.local_radio = QRadioButton(self.tr("Local server (Anthropic-compatible URL)"), box)
+        self.local_radio = QRadioButton(self.tr("Local server"), box)
         self._provider_group = QButtonGroup(box)
         self._provider_group.addButton(self.anthropic_radio)
         self._provider_group.addButton(self.local_radio)
@@ -123,6 +125,14 @@ class SettingsDialog(QDialog):
         self.base_url_edit = QLineEdit(current.base_url, box)
         self.base_url_edit.setPlaceholderText("http://127.0.0.1:11434")
         form.addRow(self.tr("Server URL:"), self.base_url_edit)
+        self.api_combo = QComboBox(box)
+        self.api_combo.addItem(self.tr("Anthropic Messages"), "anthropic")
+        self.api_combo.addItem(self.tr("OpenAI chat completions"), "openai")
+        self.api_combo.setCurrentIndex(max(0, self.api_combo.findData(current.api_style)))
+        self.api_combo.setToolTip(
+            self.tr("Choose OpenAI for a server that speaks only /v1/chat/completions.")
+        )
+        form.addRow(self.tr("Server API:"), self.api_combo)
         # the local server's own key: the Anthropic key below is never sent to this URL
         self.server_key_edit = QLineEdit(box)
         self.server_key_edit.setEchoMode(QLineEdit.EchoMode.Password)
@@ -135,6 +145,16 @@ class SettingsDialog(QDialog):
         self.model_edit = QLineEdit(current.model, box)
         self.model_edit.setPlaceholderText(DEFAULT_MODEL)
         form.addRow(self.tr("Model:"), self.model_edit)
+        self.context_edit = QLineEdit(str(current.context_window or ""), box)
+        self.context_edit.setValidator(QIntValidator(1, MAX_CONTEXT_WINDOW, self.context_edit))
+        self.context_edit.setPlaceholderText(self.tr("Blank: ask the server"))
+        self.context_edit.setToolTip(
+            self.tr(
+                "The model's context window in tokens (Ollama's num_ctx, llama.cpp's --ctx-size). "
+                "Every request is sized to fit it; blank asks the server, where it can say."
+            )
+        )
+        form.addRow(self.tr("Context window:"), self.context_edit)
 
         self.key_edit = QLineEdit(box)
         self.key_edit.setEchoMode(QLineEdit.EchoMode.Password)
@@ -169,6 +189,24 @@ class SettingsDialog(QDialog):
         self.mode_combo.addItem(self.tr("Direct: edits go in as tracked changes"), "direct")
         self.mode_combo.setCurrentIndex(max(0, self.mode_combo.findData(self._store.settings.agent_mode)))
         form.addRow(self.tr("Default mode:"), self.mode_combo)
+        self.profile_combo = QComboBox(box)
+        for label, profile in (
+            (self.tr("Automatic (from the context window)"), "auto"),
+            (self.tr("Full"), "full"),
+            (self.tr("Compact (small models)"), "compact"),
+            (self.tr("Pipeline (no tools)"), "pipeline"),
+        ):
+            self.profile_combo.addItem(label, profile)
+        self.profile_combo.setCurrentIndex(
+            max(0, self.profile_combo.findData(self._store.settings.tool_profile))
+        )
+        self.profile_combo.setToolTip(
+            self.tr(
+                "What the model is given: every tool, six tools with short descriptions, or no tools "
+                "(the document as text, edits answered as JSON) for a model that cannot call tools."
+            )
+        )
+        form.addRow(self.tr("Tools:"), self.profile_combo)
         self.agent_name_edit = QLineEdit(self._store.settings.agent_name, box)
         self.agent_name_edit.setPlaceholderText(self._store.defaults.agent_name)
         self.agent_name_edit.setToolTip(
@@ -235,6 +273,7 @@ class SettingsDialog(QDialog):
         local = self.local_radio.isChecked()
         self.base_url_edit.setEnabled(local)
         self.server_key_edit.setEnabled(local)
+        self.api_combo.setEnabled(local)
 
     def _show_key_state(self) -> None:
         source = None if self._forget_key else api_key_source()
@@ -293,14 +332,19 @@ class SettingsDialog(QDialog):
         edit = self.server_key_edit if self.local_radio.isChecked() else self.key_edit
         return edit.text().strip()
 
-    def _model_values(self) -> dict[str, str]:
-        """Provider, model and (when valid) server URL as typed: what OK saves and Test tries."""
-        values = {
+    def _model_values(self) -> dict[str, str | int]:
+        """Provider, model, server API, profile, (when valid) server URL and context window as
+        typed: what OK saves and Test tries."""
+        values: dict[str, str | int] = {
             "provider": "local" if self.local_radio.isChecked() else "anthropic",
             "model": self.model_edit.text().strip() or DEFAULT_MODEL,
+            "api_style": self.api_combo.currentData(),
+            "tool_profile": self.profile_combo.currentData(),
         }
         if is_valid_base_url(self.base_url_edit.text()):
             values["base_url"] = self.base_url_edit.text().strip()
+        if self._context_problem() is None:
+            values["context_window"] = int(self.context_edit.text() or 0)
         return values
 
     def done(self, result: int) -> None:  # noqa: D102 - QDialog override: a running check ends with the dialog
@@ -313,6 +357,15 @@ class SettingsDialog(QDialog):
             return self.tr("Enter your name: your tracked changes and comments carry it."), self.name_edit
         if (problem := self._url_problem()) is not None:
             return problem, self.base_url_edit
+        if (problem := self._context_problem()) is not None:
+            return problem, self.context_edit
+        return None
+
+    def _context_problem(self) -> str | None:
+        if self.context_edit.text() and not self.context_edit.hasAcceptableInput():
+            return self.tr(
+                "The context window is a number of tokens, such as 8192; leave it blank to ask the server."
+            )
         return None
 
     def _url_problem(self) -> str | None:

@@ -66,7 +66,7 @@ class WindowServices:
             reviewer = window.controller.reviewer
             if reviewer is not None:
                 window.page_view.refresh(reviewer, None)
-        if names & {"provider", "base_url", "model"}:
+        if names & {"provider", "base_url", "model", "api_style", "context_window", "tool_profile"}:
             window.chat.set_settings(s.to_agent_settings())
         if "agent_mode" in names:
             window.chat.set_mode(s.agent_mode)
