@@ -29,25 +29,11 @@ from .edit.context import EditContext
 from .edit.markup import make_runs
 from .edit.schema import sanitize_text
 from .edit.stamp import Stamper, utc_now
-from .xmlutil import W14, W15, W
+from .xmlutil import REVISION_WRAPPERS, RUN_WRAPPERS, W14, W15, W
 
 #: Containers a marker can step out of without changing what it encloses (run-level wrappers).
-_WRAPPERS = frozenset(
-    W + t
-    for t in (
-        "ins",
-        "del",
-        "moveTo",
-        "moveFrom",
-        "hyperlink",
-        "smartTag",
-        "customXml",
-        "fldSimple",
-        "dir",
-        "bdo",
-    )
-)
-_REVISIONS = frozenset(W + t for t in ("ins", "del", "moveTo", "moveFrom"))
+_WRAPPERS = frozenset(W + t for t in REVISION_WRAPPERS + RUN_WRAPPERS)
+_REVISIONS = frozenset(W + t for t in REVISION_WRAPPERS)
 _RANGE_START, _RANGE_END, _REFERENCE = W + "commentRangeStart", W + "commentRangeEnd", W + "commentReference"
 
 

@@ -16,12 +16,10 @@ from typing import Any
 
 from lxml import etree
 
-from .xmlutil import MC, W, is_on
+from .xmlutil import MC, RUN_WRAPPERS, W, is_on
 
 #: Containers whose children are read as if they were the paragraph's own.
-_TRANSPARENT = frozenset(
-    W + t for t in ("ins", "moveTo", "hyperlink", "smartTag", "customXml", "fldSimple", "dir", "bdo")
-)
+_TRANSPARENT = frozenset(W + t for t in ("ins", "moveTo", *RUN_WRAPPERS))
 #: Containers whose content is removed in the accepted view.
 _REMOVED = frozenset(W + t for t in ("del", "moveFrom"))
 

@@ -54,6 +54,10 @@ REL_CORE_PROPERTIES = "core-properties"
 
 #: Revision markup (ECMA-376 17.13.5), named once for the readers, the writer and the resolver.
 REVISION_WRAPPERS = ("ins", "del", "moveFrom", "moveTo")
+#: Run containers that are not revisions (hyperlink, smart tag, custom XML, simple field, bidi
+#: embedding and override): a run inside one is still the paragraph's own run, so the clean-text
+#: walker, the table operations and the comment anchors all look through them.
+RUN_WRAPPERS = ("hyperlink", "smartTag", "customXml", "fldSimple", "dir", "bdo")
 #: Property-change and table-cell revision records.
 REVISION_RECORDS = (
     "rPrChange",

@@ -12,27 +12,13 @@ from collections.abc import Callable, Iterator
 
 from lxml import etree
 
-from ..xmlutil import W
+from ..xmlutil import RUN_WRAPPERS, W
 
 _P, _TBL, _TR, _TC = W + "p", W + "tbl", W + "tr", W + "tc"
 _TRPR, _TCPR, _GRID = W + "trPr", W + "tcPr", W + "tblGrid"
 
 #: Paragraph content elements whose runs belong to the paragraph (deleted wrappers are skipped).
-_RUN_CONTAINERS = frozenset(
-    W + t
-    for t in (
-        "ins",
-        "moveTo",
-        "hyperlink",
-        "smartTag",
-        "customXml",
-        "fldSimple",
-        "dir",
-        "bdo",
-        "sdt",
-        "sdtContent",
-    )
-)
+_RUN_CONTAINERS = frozenset(W + t for t in ("ins", "moveTo", *RUN_WRAPPERS, "sdt", "sdtContent"))
 #: Run children that are content even without text (a cell holding one is not empty).
 _RUN_CONTENT = frozenset(
     W + t
