@@ -42,6 +42,7 @@ from ...docx.numformats import symbol_font_text
 from ...docx.table_grid import GridCell, TableGrid
 from ...docx.text import NoteNumbers, paragraph_mark_state
 from ...docx.xmlutil import W
+from .floating import Floating, read_floating
 from .formatting import FormatResolver
 from .images import describe_object
 from .long_words import BREAK_MARK, long_word_cuts
@@ -65,7 +66,7 @@ __all__ = [
 _DELETED = frozenset((W + "del", W + "moveFrom"))
 _INSERTED = frozenset((W + "ins", W + "moveTo"))
 _SUFFIX = {"tab": "\t", "space": " "}
-_ALT_CHUNK, _TR = W + "altChunk", W + "tr"
+_ALT_CHUNK, _TR, _DRAWING = W + "altChunk", W + "tr", W + "drawing"
 _FOOTNOTE_REF, _ENDNOTE_REF = W + "footnoteReference", W + "endnoteReference"
 _BULLET_FONTS = frozenset(("symbol", "wingdings", "wingdings 2", "wingdings 3", "webdings"))
 
@@ -96,6 +97,8 @@ class StoryBuilder:
         #: first positions of cells aligned to their middle or bottom, for the layout to check
         #: once laid out (see :func:`~.tables.top_align_split_rows`)
         self.aligned_cells: list[int] = []
+        #: anchored drawings with the position of the paragraph text they are anchored at
+        self.floats: list[tuple[int, Floating]] = []
 
     # ------------------------------------------------------------------ containers
     def container(
@@ -346,6 +349,9 @@ class StoryBuilder:
         ctx = self.ctx
         obj = describe_object(element, ctx.package, ctx.part_name)
         if obj is None:
+            floating = read_floating(element, ctx.package, ctx.part_name) if element.tag == _DRAWING else None
+            if floating is not None:
+                self.floats.append((cursor.position(), floating))
             return
         width, height = obj.width, obj.height
         if width > ctx.content_width > 0:

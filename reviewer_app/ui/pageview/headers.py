@@ -177,6 +177,7 @@ def story_document(
     builder.container(container, cursor, Flow(), None, False)
     cursor.endEditBlock()
     doc.records = builder.records  # the painter draws their paragraph borders
+    doc.floats = builder.floats  # and places their anchored drawings
     return doc
 
 

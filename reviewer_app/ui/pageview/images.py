@@ -4,7 +4,7 @@ Layout only needs an object's size, which the XML states (``wp:extent``, VML ``s
 image part is decoded when a page showing it is first painted (:meth:`PageDocument.loadResource`),
 not while a long document is being laid out. Objects Qt cannot draw (charts, diagrams, shapes,
 EMF/WMF pictures) keep their size as a labelled placeholder box, so pagination stays right.
-Floating (anchored) objects do not take space in the text flow in Word; they are left out.
+Floating (anchored) objects do not take space in the text flow in Word: :mod:`.floating` places them.
 """
 
 from __future__ import annotations
@@ -74,13 +74,12 @@ def _drawing(drawing: etree._Element, package: Package, source_part: str) -> Inl
     if width <= 0 or height <= 0:
         return None
     blip = inline.find(f".//{_A}blip")
-    target = _target(package, source_part, blip.get(_R + "embed") if blip is not None else None)
+    target = rel_target(package, source_part, blip.get(_R + "embed") if blip is not None else None)
     if target is not None:
-        return InlineObject(_image_url(target), width, height)
+        return InlineObject(image_url(target), width, height)
     data = inline.find(f"{_A}graphic/{_A}graphicData")
     uri = data.get("uri", "") if data is not None else ""
-    label = next((name for key, name in _GRAPHIC_KINDS if key in uri), "Object")
-    return InlineObject(_placeholder_url(label), width, height)
+    return InlineObject(placeholder_url(graphic_label(uri)), width, height)
 
 
 def _vml(element: etree._Element, package: Package, source_part: str) -> InlineObject | None:
@@ -98,13 +97,18 @@ def _vml(element: etree._Element, package: Package, source_part: str) -> InlineO
     if width <= 0 or height <= 0:
         return None
     data = shape.find(_V + "imagedata")
-    target = _target(package, source_part, data.get(_R + "id") if data is not None else None)
+    target = rel_target(package, source_part, data.get(_R + "id") if data is not None else None)
     if target is not None:
-        return InlineObject(_image_url(target), width, height)
-    return InlineObject(_placeholder_url("Object"), width, height)
+        return InlineObject(image_url(target), width, height)
+    return InlineObject(placeholder_url("Object"), width, height)
 
 
-def _target(package: Package, source_part: str, rel_id: str | None) -> str | None:
+def graphic_label(uri: str) -> str:
+    """The placeholder label of a ``a:graphicData`` kind (its ``uri``): "Chart", "Shape", ..."""
+    return next((name for key, name in _GRAPHIC_KINDS if key in uri), "Object")
+
+
+def rel_target(package: Package, source_part: str, rel_id: str | None) -> str | None:
     if not rel_id:
         return None
     for rel in package.relationships(source_part):
@@ -113,11 +117,11 @@ def _target(package: Package, source_part: str, rel_id: str | None) -> str | Non
     return None
 
 
-def _image_url(part_name: str) -> str:
+def image_url(part_name: str) -> str:
     return f"{_SCHEME}:{quote(part_name)}"
 
 
-def _placeholder_url(label: str) -> str:
+def placeholder_url(label: str) -> str:
     return f"{_PLACEHOLDER}:?label={quote(label)}"
 
 

@@ -299,6 +299,8 @@ class PagedLayout(FlowSplitter):
     def _register(self, current: SectionDoc, before: int) -> None:
         current.aligned_cells += self.builder.aligned_cells
         self.builder.aligned_cells.clear()
+        current.floats += self.builder.floats
+        self.builder.floats.clear()
         for record in self.builder.records[before:]:
             current.records.append(record)
             current.starts.append(record.start)

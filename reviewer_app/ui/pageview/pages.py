@@ -54,6 +54,8 @@ class SectionDoc:
     carried: int | None = None
     #: first positions of middle- or bottom-aligned cells not yet checked for a split row
     aligned_cells: list[int] = field(default_factory=list)
+    #: anchored drawings (see :mod:`.floating`) with the document position of their anchor
+    floats: list[tuple[int, Any]] = field(default_factory=list)
     #: (document revision, page count): counting walks Qt's layout, so it is done once per edit
     _counted: tuple[int, int] | None = None
 

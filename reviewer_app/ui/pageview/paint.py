@@ -32,6 +32,7 @@ from PySide6.QtGui import (
 from .builder import RenderedBlock
 from .fonts import without_ligatures
 from .formatting import Border
+from .page_floats import page_floats, paint_page_floats
 from .qformats import LU_PER_INCH, TWIPS, font_scale
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -158,11 +159,14 @@ class PagePainter:
         """Paint ``page`` at the painter's origin in layout units."""
         layout = self.layout
         painter.fillRect(QRectF(0, 0, page.width, page.height), options.page_color)
+        floats = page_floats(layout, self.headers, page)
+        paint_page_floats(painter, layout, floats, behind=True)
         section_doc = layout.docs[page.doc_index]
         paint_document_band(painter, section_doc.document, page.top, page.width, page.height)
         layout.notes.paint(painter, page)
         layout.endnotes.paint(painter, page)
         self._header_footer(painter, page)
+        paint_page_floats(painter, layout, floats, behind=False)
         records = page_records(layout, page)
         _paint_borders(painter, section_doc.document, records)
         for record, lines in records:

@@ -108,6 +108,7 @@ class FlowSplitter:
         del self.builder.records[mark.records :]
         del current.records[mark.doc_records :]
         del current.starts[mark.doc_records :]
+        current.floats[:] = [f for f in current.floats if f[0] < mark.position - 1]
         state = self.builder.state
         state.fields.stack[:] = mark.state[0]
         state.open_comments = set(mark.state[1])
