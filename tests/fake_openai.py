@@ -12,9 +12,10 @@ from __future__ import annotations
 import json
 import threading
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from typing import Any
 
+from reviewer_app.selftest.quiet_http import QuietHandler
 from reviewer_app.selftest.scripted_model_server import request_tokens
 
 
@@ -48,12 +49,8 @@ def chunks_for(item: OAReply, model: str) -> list[dict[str, Any]]:
     return out
 
 
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
+class _Handler(QuietHandler):
     server: _Server
-
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
-        pass
 
     def do_POST(self) -> None:  # noqa: N802 - http.server's naming
         owner = self.server.owner
@@ -84,19 +81,6 @@ class _Handler(BaseHTTPRequestHandler):
             self._chunk(f"data: {json.dumps(chunk)}\n\n".encode())
         self._chunk(b"data: [DONE]\n\n")
         self.wfile.write(b"0\r\n\r\n")
-        self.wfile.flush()
-
-    def _chunk(self, data: bytes) -> None:
-        self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
-        self.wfile.flush()
-
-    def _json(self, code: int, data: dict[str, Any]) -> None:
-        payload = json.dumps(data).encode()
-        self.send_response(code)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
         self.wfile.flush()
 
 

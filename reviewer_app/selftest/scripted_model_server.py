@@ -36,9 +36,10 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from typing import Any
 
+from .quiet_http import QuietHandler
 from .scripted_replies import (
     Reply,
     ScriptItem,
@@ -92,12 +93,8 @@ class Recorded:
     at: float
 
 
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
+class _Handler(QuietHandler):
     server: _Server
-
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
-        pass
 
     def do_POST(self) -> None:  # noqa: N802 - http.server's naming
         arrived = time.perf_counter()  # before the body is read and parsed: the client's time ends here
@@ -139,20 +136,8 @@ class _Handler(BaseHTTPRequestHandler):
         self._json(404, {"error": "not found"})
 
     def _json(self, code: int, data: dict[str, Any], headers: dict[str, str] | None = None) -> None:
-        payload = json.dumps(data).encode()
-        self.send_response(code)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(payload)))
-        self.send_header("request-id", f"req_fake{next(_ids):06d}")
-        for name, value in (headers or {}).items():
-            self.send_header(name, value)
-        self.end_headers()
-        self.wfile.write(payload)
-        self.wfile.flush()
-
-    def _chunk(self, data: bytes) -> None:
-        self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
-        self.wfile.flush()
+        """As the API answers: every response carries a request id."""
+        super()._json(code, data, {"request-id": f"req_fake{next(_ids):06d}", **(headers or {})})
 
     def _stream(self, item: Reply, request: dict[str, Any]) -> None:
         owner = self.server.owner
