@@ -13,6 +13,7 @@ are accepted, so a quote the model copies matches what ``read_document`` showed 
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +33,33 @@ _P = W + "p"
 #: Stories other than the main one that may carry comment anchors (relationship type suffixes).
 _OTHER_STORIES = (xmlutil.REL_HEADER, xmlutil.REL_FOOTER, xmlutil.REL_FOOTNOTES, xmlutil.REL_ENDNOTES)
 _TRUE = frozenset(("1", "true", "on"))
+
+#: A comment's text as last read, by ``w:comment`` element and per document: the element's
+#: serialization then, its clean text and its paragraphs' paraIds. Reading the text of 2,000
+#: comments is most of what listing them costs, and one reply or resolve changes one of them.
+_TextCache = dict[etree._Element, tuple[bytes, str, tuple[str, ...]]]
+
+
+@dataclass(slots=True, eq=False)
+class _Listing:
+    """The last :func:`comment_records` of a document and what it was read from.
+
+    ``state`` is the document's version (the main story, where the markers are) with the
+    comment parts' roots and serializations; ``records`` is None when some comment is anchored
+    outside the main story, whose stories the state does not cover.
+    """
+
+    state: tuple[Any, ...]
+    records: list[CommentRecord] | None
+    texts: _TextCache
+
+
+_LISTINGS: weakref.WeakKeyDictionary[WordDocument, _Listing] = weakref.WeakKeyDictionary()
+
+#: Quotes as last read, by (range start, range end) marker and per document, with what they were
+#: read from (:meth:`_Locator.quote_source`): an edit re-reads only the quotes it touched.
+_QuoteCache = dict[tuple[etree._Element, etree._Element], tuple[tuple[Any, ...], str]]
+_QUOTES: weakref.WeakKeyDictionary[WordDocument, _QuoteCache] = weakref.WeakKeyDictionary()
 
 
 @dataclass(slots=True, eq=False)
@@ -129,16 +157,28 @@ def _comment_text(comment: etree._Element) -> tuple[str, tuple[str, ...]]:
     return "\n".join(texts), tuple(para_ids)
 
 
-def _read_comments(root: etree._Element) -> list[CommentRecord]:
-    """One record per ``w:comment`` in file order; a repeated ``w:id`` keeps the first (as Word does)."""
+def _read_comments(root: etree._Element, known: _TextCache) -> tuple[list[CommentRecord], _TextCache]:
+    """One record per ``w:comment`` in file order; a repeated ``w:id`` keeps the first (as Word does).
+
+    A comment whose XML is as it was in ``known`` keeps the text read then (comparing the
+    serialization is far cheaper than reading the text again, and safe against any edit in
+    place); returns the records and the texts of the comments there are now.
+    """
     records: list[CommentRecord] = []
     seen: set[str] = set()
+    texts: _TextCache = {}
     for el in root.iter(W + "comment"):
         comment_id = el.get(W + "id")
         if comment_id is None or comment_id in seen:
             continue
         seen.add(comment_id)
-        text, para_ids = _comment_text(el)
+        xml = etree.tostring(el)
+        cached = known.get(el)
+        if cached is not None and cached[0] == xml:
+            text, para_ids = cached[1], cached[2]
+        else:
+            text, para_ids = _comment_text(el)
+        texts[el] = (xml, text, para_ids)
         records.append(
             CommentRecord(
                 id=comment_id,
@@ -151,7 +191,7 @@ def _read_comments(root: etree._Element) -> list[CommentRecord]:
                 thread_id=comment_id,
             )
         )
-    return records
+    return records, texts
 
 
 def _thread(records: list[CommentRecord], extended: etree._Element | None) -> None:
@@ -229,18 +269,40 @@ def comment_records(doc: WordDocument) -> list[CommentRecord]:
 
     Markers are looked for in the main story first (those get a document-order rank), then in
     headers, footers and notes, so the edit engine can reach a comment wherever it is anchored.
+
+    The panel, the page view and the agent each ask after every edit, so the records are kept
+    while neither the main story nor the comment parts changed (a fresh list of the same records:
+    a caller that changes a record changes its XML with it, which ends the reuse), and a comment
+    whose XML is unchanged keeps the text read before.
     """
     parts = comment_parts(doc)
     if parts.comments is None:
         return []
-    records = _read_comments(parts.comments)
+    state = (
+        doc.version,
+        parts.comments,
+        etree.tostring(parts.comments),
+        parts.extended,
+        None if parts.extended is None else etree.tostring(parts.extended),
+    )
+    last = _LISTINGS.get(doc)
+    if last is not None and last.records is not None and _same_state(last.state, state):
+        return list(last.records)
+    records, texts = _read_comments(parts.comments, last.texts if last is not None else {})
     _thread(records, parts.extended)
     _attach_markers(records, doc.body, doc.main_part, ranked=True)
-    if any(r.anchor_part is None for r in records):
+    main_only = all(r.anchor_part is not None for r in records)
+    if not main_only:
         for suffix in _OTHER_STORIES:
             for rel in doc.package.related_parts(doc.main_part, suffix):
                 _attach_markers(records, doc.package.xml(rel.target), rel.target, ranked=False)
+    _LISTINGS[doc] = _Listing(state, list(records) if main_only else None, texts)
     return records
+
+
+def _same_state(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    """Equal versions and serializations, and the very same part roots (an undo may swap them)."""
+    return all(x is y or (not isinstance(x, etree._Element) and x == y) for x, y in zip(a, b, strict=True))
 
 
 class _Locator:
@@ -253,6 +315,7 @@ class _Locator:
         }
         self._pieces: dict[int, tuple[str, list[Piece]]] = {}
         self._order: dict[int, dict[etree._Element, int]] = {}
+        self._sources: dict[int, tuple[bytes, str, tuple[int, int]] | None] = {}
         self._walked = False
 
     # ------------------------------------------------------------- text
@@ -355,6 +418,29 @@ class _Locator:
             parts.append(text[lo:hi])
         return "\n".join(parts)
 
+    def quote_source(self, start: etree._Element, end: etree._Element) -> tuple[Any, ...]:
+        """What :meth:`quote` reads for these markers: each block from the one holding (or
+        following) ``start`` to the one holding (or preceding) ``end``, as its XML, its text and
+        the note numbers before it. Equal sources give equal quotes, whatever else changed."""
+        first, _ = self.containing(start)
+        if first is None:
+            first = self.neighbour(start, forward=True)
+        last, _ = self.containing(end)
+        if last is None:
+            last = self.neighbour(end, forward=False)
+        if first is None or last is None:
+            return ()
+        return tuple(self._source(i) for i in range(first, last + 1))
+
+    def _source(self, i: int) -> tuple[bytes, str, tuple[int, int]] | None:
+        if i not in self._sources:
+            block = self.blocks[i]
+            element = block.element
+            self._sources[i] = (
+                None if element is None else (etree.tostring(element), block.text, block.notes_before)
+            )
+        return self._sources[i]
+
     def block_id(self, marker: etree._Element) -> str | None:
         """Block holding ``marker``; a marker between paragraphs belongs to the next block."""
         block, in_paragraph = self.containing(marker)
@@ -380,6 +466,8 @@ def list_comments(doc: WordDocument, snapshot: Snapshot) -> list[dict[str, Any]]
     """
     records = comment_records(doc)
     locator = _Locator(snapshot)
+    known = _QUOTES.get(doc, {})
+    quotes: _QuoteCache = {}
     replies: dict[str, list[dict[str, Any]]] = {}
     for record in records:
         if record.is_reply:
@@ -395,7 +483,11 @@ def list_comments(doc: WordDocument, snapshot: Snapshot) -> list[dict[str, Any]]
             if anchor is not None:
                 block_id = locator.block_id(anchor)
             if record.range_start is not None and record.range_end is not None:
-                quote = locator.quote(record.range_start, record.range_end)
+                markers = (record.range_start, record.range_end)
+                source = locator.quote_source(*markers)
+                cached = known.get(markers)
+                quote = cached[1] if cached is not None and cached[0] == source else locator.quote(*markers)
+                quotes[markers] = (source, quote)
         out.append(
             {
                 "id": record.id,
@@ -407,6 +499,7 @@ def list_comments(doc: WordDocument, snapshot: Snapshot) -> list[dict[str, Any]]
                 "replies": replies.get(record.id, []),
             }
         )
+    _QUOTES[doc] = quotes
     return out
 
 

@@ -1,0 +1,118 @@
+"""One reply or resolve on a heavily commented contract re-reads what it touched, not every comment.
+
+The panel, the page view and the agent list the comments after every edit; on a 2,000-comment
+contract reading every comment's text and every quote again made one reply cost about half a
+second. What is kept must never show an old state: after a reply, a resolve, an undo and a
+redo the list equals what a fresh reading of the saved file gives.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bench.comments_contract import write_commented_contract
+from reviewer_app.docx import DocxReviewer
+from reviewer_app.docx import comments as comments_module
+from reviewer_app.docx.comments import comment_dates
+from reviewer_app.ui.document_controller import DocumentController
+
+THREADS = 60
+
+
+class Reads:
+    """Counts the engine's reads of a comment's text and of a quote (the real functions run)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.texts = 0
+        self.quotes = 0
+        read_text, read_quote = comments_module._comment_text, comments_module._Locator.quote
+
+        def counted_text(comment):  # type: ignore[no-untyped-def]
+            self.texts += 1
+            return read_text(comment)
+
+        def counted_quote(locator, start, end):  # type: ignore[no-untyped-def]
+            self.quotes += 1
+            return read_quote(locator, start, end)
+
+        monkeypatch.setattr(comments_module, "_comment_text", counted_text)
+        monkeypatch.setattr(comments_module._Locator, "quote", counted_quote)
+
+    def reset(self) -> None:
+        self.texts = self.quotes = 0
+
+
+@pytest.fixture
+def controller(qtbot, tmp_path: Path) -> DocumentController:
+    path = write_commented_contract(tmp_path / "commented.docx", THREADS)
+    controller = DocumentController(author="Alex Lawyer", store_directory=tmp_path / "queue")
+    controller.open(path)
+    return controller
+
+
+def fresh_reading(controller: DocumentController, tmp_path: Path) -> tuple[list, dict]:
+    copy = tmp_path / "fresh.docx"
+    copy.write_bytes(controller.current_bytes())
+    reviewer = DocxReviewer.open(copy)
+    return reviewer.comments(), comment_dates(reviewer.document)
+
+
+def shown(controller: DocumentController) -> tuple[list, dict]:
+    reviewer = controller.require()
+    return reviewer.comments(), comment_dates(reviewer.document)
+
+
+def test_a_reply_rereads_only_what_it_touched(
+    controller: DocumentController, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before, _ = shown(controller)
+    threads = len(before)
+    comments = threads + sum(len(t["replies"]) for t in before)
+    reads = Reads(monkeypatch)
+    parent = before[threads // 2]["id"]
+
+    assert controller.reply_to_comment(parent, "Agreed, subject to the cap per contract year.")
+    after, dates = shown(controller)
+
+    # the new reply's text is read, the others' are kept; only the quotes of the threads in the
+    # paragraph that received the reply's markers are read again
+    assert reads.texts <= 2, f"{reads.texts} comment texts read again of {comments}"
+    assert reads.quotes <= threads // 10, f"{reads.quotes} quotes read again of {threads}"
+    thread = next(t for t in after if t["id"] == parent)
+    assert thread["replies"][-1]["text"] == "Agreed, subject to the cap per contract year."
+    assert (after, dates) == fresh_reading(controller, tmp_path)
+
+
+def test_kept_comments_follow_resolve_undo_and_redo(controller: DocumentController, tmp_path: Path) -> None:
+    first, _ = shown(controller)
+    target = next(t for t in first if not t["resolved"])["id"]
+
+    assert controller.resolve_comment(target, True)
+    resolved, _ = shown(controller)
+    assert next(t for t in resolved if t["id"] == target)["resolved"]
+    assert shown(controller) == fresh_reading(controller, tmp_path)
+
+    assert controller.reply_to_comment(target, "Closed after the call.")
+    assert shown(controller) == fresh_reading(controller, tmp_path)
+
+    controller.undo_stack.undo()
+    controller.undo_stack.undo()
+    assert shown(controller)[0] == first
+    assert shown(controller) == fresh_reading(controller, tmp_path)
+
+    controller.undo_stack.redo()
+    assert shown(controller)[0] == resolved
+    assert shown(controller) == fresh_reading(controller, tmp_path)
+
+
+def test_the_listed_comments_are_the_callers_own(controller: DocumentController) -> None:
+    """Changing the list one caller got leaves what the next caller gets as it was."""
+    reviewer = controller.require()
+    got = reviewer.comments()
+    got[0]["text"] = "changed by a caller"
+    got[0]["replies"].append({"id": "x", "author": "y", "text": "z"})
+    again = reviewer.comments()
+    assert again[0]["text"] != "changed by a caller"
+    assert all(r["id"] != "x" for r in again[0]["replies"])
