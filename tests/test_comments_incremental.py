@@ -11,11 +11,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 
 from bench.comments_contract import write_commented_contract
 from reviewer_app.docx import DocxReviewer
 from reviewer_app.docx import comments as comments_module
 from reviewer_app.docx.comments import comment_dates
+from reviewer_app.ui.comment_thread_model import ThreadRow
+from reviewer_app.ui.comments_panel import CommentsPanel
 from reviewer_app.ui.document_controller import DocumentController
 
 THREADS = 60
@@ -116,3 +119,38 @@ def test_the_listed_comments_are_the_callers_own(controller: DocumentController)
     again = reviewer.comments()
     assert again[0]["text"] != "changed by a caller"
     assert all(r["id"] != "x" for r in again[0]["replies"])
+
+
+def test_a_reply_in_the_panel_makes_a_row_only_for_its_thread(
+    qtbot, controller: DocumentController, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    panel = CommentsPanel(controller)
+    qtbot.addWidget(panel)
+    panel.resize(360, 700)
+    panel.show()
+    qtbot.waitExposed(panel)
+    thread_id = panel.thread_ids()[len(panel.thread_ids()) // 2]
+    panel.select_comment(thread_id)
+    rect = panel.action_rect(thread_id, "reply")
+    assert rect is not None
+    qtbot.mouseClick(panel.list_view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    composer = panel.reply_composer(thread_id)
+    assert composer is not None
+    qtbot.keyClicks(composer.editor, "Agreed.")
+    rows_before = {row.id: row for row in panel.model.rows()}
+    made: list[str] = []
+    make_row = ThreadRow.of
+
+    def counted(thread, dates, page):  # type: ignore[no-untyped-def]
+        made.append(thread["id"])
+        return make_row(thread, dates, page)
+
+    monkeypatch.setattr(ThreadRow, "of", counted)
+
+    qtbot.keyClick(composer.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+
+    assert made == [thread_id]
+    row = panel.thread_row(thread_id)
+    assert row is not None and [r.text for r in row.replies][-1] == "Agreed."
+    unchanged = [r for r in panel.model.rows() if r.id != thread_id]
+    assert all(r is rows_before[r.id] for r in unchanged)

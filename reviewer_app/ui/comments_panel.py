@@ -118,6 +118,9 @@ class CommentsPanel(QWidget):
         self.page_of_block = page_of_block
         self._hidden: set[str] = set()  # threads the resolved filter hides
         self._composers: dict[str, CommentComposer] = {}  # open reply boxes by thread id
+        #: what each shown row was made from (thread, its comments' dates, page), so a refresh
+        #: makes rows only for the threads that changed
+        self._sources: dict[str, tuple[dict[str, Any], tuple[str | None, ...], int | None]] = {}
         self._syncing = False  # the selection is being set for the page view: do not tell it back
         self._pending_range: tuple[str, int, int] | None = None
         self._stale = False
@@ -247,10 +250,21 @@ class CommentsPanel(QWidget):
         """The rows for ``threads``; an unchanged thread keeps its old row (and so the delegate's
         cached layout of it)."""
         previous = {row.id: row for row in self.model.rows()}
+        known, self._sources = self._sources, {}
         rows = []
         for thread in threads:
-            row = ThreadRow.of(thread, dates, self._page(thread.get("blockId")))
-            old = previous.get(row.id)
+            thread_id = thread["id"]
+            source = (
+                thread,
+                (dates.get(thread_id), *(dates.get(r["id"]) for r in thread["replies"])),
+                self._page(thread.get("blockId")),
+            )
+            self._sources[thread_id] = source
+            old = previous.get(thread_id)
+            if old is not None and known.get(thread_id) == source:
+                rows.append(old)
+                continue
+            row = ThreadRow.of(thread, dates, source[2])
             rows.append(old if old == row else row)
         return rows
 
