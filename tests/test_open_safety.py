@@ -28,6 +28,7 @@ from reviewer_app.docx.errors import (
     UnsupportedZipError,
 )
 from reviewer_app.ui.main_window import MainWindow
+from tests.cli_runner import run_reviewer
 from tests.conftest import CORPUS, REPO_ROOT
 from tests.dialog_driver import answer_message_box
 from tests.docx_factory import make_docx, p
@@ -110,16 +111,6 @@ def damaged(request, tmp_path: Path) -> tuple[Path, type[DocxOpenError], str]:
     return path, error, words
 
 
-def _cli(*args: str | Path, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "reviewer_app", *map(str, args)],
-        cwd=REPO_ROOT,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
-
-
 def test_each_damage_is_its_own_refusal(damaged) -> None:
     path, error, words = damaged
     with pytest.raises(error) as refused:
@@ -130,7 +121,7 @@ def test_each_damage_is_its_own_refusal(damaged) -> None:
 def test_the_cli_refuses_each_damage_in_one_line_with_exit_2(damaged, tmp_path) -> None:
     path, _error, words = damaged
     for args in (("read", path), ("accept-all", path, "-o", tmp_path / "out.docx")):
-        run = _cli(*args)
+        run = run_reviewer(*args)
         assert run.returncode == 2, run.stderr
         assert run.stderr.startswith(f'reviewer: "{path}" cannot be opened: ')
         assert words in run.stderr and "Traceback" not in run.stderr
@@ -187,7 +178,8 @@ def test_a_link_to_a_device_is_refused_without_reading_it(tmp_path) -> None:
 def test_a_fifo_is_refused_at_once_in_the_cli(tmp_path) -> None:
     fifo = tmp_path / "contract.docx"
     os.mkfifo(fifo)
-    run = _cli("accept-all", fifo, "-o", tmp_path / "out.docx", timeout=30)  # it blocked forever before
+    # it blocked forever before
+    run = run_reviewer("accept-all", fifo, "-o", tmp_path / "out.docx", timeout=30)
     assert run.returncode == 2
     assert "a device, a pipe or a socket" in run.stderr
 
