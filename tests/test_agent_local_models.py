@@ -23,7 +23,7 @@ from reviewer_app.agent.profiles import COMPACT_TOOLS
 from reviewer_app.agent.session import AgentSession
 from reviewer_app.docx import DocxReviewer
 from tests import agent_fixtures
-from tests.agent_fixtures import CLAUSE, SAMPLE
+from tests.agent_fixtures import CLAUSE, SAMPLE, run_turn
 from tests.fake_anthropic import (
     FakeAnthropic,
     collect,
@@ -40,14 +40,6 @@ free_documents = agent_fixtures.free_documents
 
 def _result(request: dict[str, Any]) -> Any:
     return unfence(result_text(tool_results(request)[0]))
-
-
-def _turn(server: FakeAnthropic, bridge: Any, text: str, **settings: Any) -> tuple[list[Any], AgentSession]:
-    async def go() -> tuple[list[Any], AgentSession]:
-        async with AgentSession(bridge, fast_settings(server, **settings)) as session:
-            return await collect(session, text), session
-
-    return asyncio.run(go())
 
 
 def _review_flow() -> list[Any]:
@@ -80,7 +72,7 @@ def test_a_small_window_is_learned_and_every_request_fits(tmp_path: Path, style:
     reviewer = DocxReviewer.open(SAMPLE)
     bridge = create_review_queue_bridge(reviewer, store_directory=tmp_path / "queue")
     with FakeAnthropic(_review_flow(), context_tokens=8192, context_style=style) as server:
-        events, session = _turn(server, bridge, "In 1.2, say MSA.")
+        events, session = run_turn(bridge, fast_settings(server), "In 1.2, say MSA.")
     assert [e.kind for e in events if e.kind in ("error", "turn_done")] == ["turn_done"]
     assert session.context_window == 8192 and session.profile == "compact"
     assert {t["name"] for t in server.requests[0].body["tools"]} == set(COMPACT_TOOLS)
@@ -104,7 +96,7 @@ def test_a_refusal_for_size_says_what_to_do(tmp_path: Path, style: str, said: st
     bridge = create_review_queue_bridge(DocxReviewer.open(SAMPLE), store_directory=tmp_path / "queue")
     script = [reply("never sent")]
     with FakeAnthropic(script, context_tokens=8192, context_style=style, advertise_context=False) as server:
-        events, session = _turn(server, bridge, "Review clause 1.")
+        events, session = run_turn(bridge, fast_settings(server), "Review clause 1.")
     assert session.profile == "full"  # nothing said how small the model is
     (error,) = [e for e in events if e.kind == "error"]
     assert said in error.message
@@ -117,7 +109,7 @@ def test_a_refusal_for_size_says_what_to_do(tmp_path: Path, style: str, said: st
 def test_a_window_too_small_for_any_request_is_named_before_anything_is_sent(tmp_path: Path) -> None:
     bridge = create_review_queue_bridge(DocxReviewer.open(SAMPLE), store_directory=tmp_path / "queue")
     with FakeAnthropic([reply("never sent")], context_tokens=1024) as server:
-        events, _session = _turn(server, bridge, "Review clause 1.", tool_profile="compact")
+        events, _session = run_turn(bridge, fast_settings(server, tool_profile="compact"), "Review clause 1.")
     assert server.requests == []
     (error,) = [e for e in events if e.kind == "error"]
     assert error.message.startswith("This model's context is 1,024 tokens; Reviewer needs at least ")

@@ -8,17 +8,15 @@ text reaches the user.
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
 from reviewer_app.agent import create_review_queue_bridge
-from reviewer_app.agent.session import AgentSession
 from reviewer_app.agent.settings import AgentSettings
 from reviewer_app.docx import DocxReviewer
 from tests import agent_fixtures
-from tests.agent_fixtures import CLAUSE, SAMPLE
-from tests.fake_anthropic import collect, unfence
+from tests.agent_fixtures import CLAUSE, SAMPLE, run_turn
+from tests.fake_anthropic import unfence
 from tests.fake_openai import FakeOpenAI, OAReply, tool_messages
 
 free_documents = agent_fixtures.free_documents
@@ -42,14 +40,6 @@ def _last_result(body: dict[str, Any]) -> Any:
     return unfence(tool_messages(body)[0]["content"])
 
 
-def _turn(server: FakeOpenAI, bridge: Any, text: str, **overrides: Any) -> tuple[list[Any], AgentSession]:
-    async def go() -> tuple[list[Any], AgentSession]:
-        async with AgentSession(bridge, _settings(server, **overrides)) as session:
-            return await collect(session, text), session
-
-    return asyncio.run(go())
-
-
 def test_a_review_turn_over_chat_completions_ends_in_a_proposal(tmp_path: Path) -> None:
     reviewer = DocxReviewer.open(SAMPLE)
     bridge = create_review_queue_bridge(reviewer, store_directory=tmp_path / "queue")
@@ -71,7 +61,7 @@ def test_a_review_turn_over_chat_completions_ends_in_a_proposal(tmp_path: Path) 
         OAReply("Proposed “body of this MSA” in clause 1.2."),
     ]
     with FakeOpenAI(script) as server:
-        events, session = _turn(server, bridge, "In 1.2, say MSA.", tool_profile="compact")
+        events, session = run_turn(bridge, _settings(server, tool_profile="compact"), "In 1.2, say MSA.")
     assert [e.kind for e in events].count("tool_call") == 3
     assert events[-1].kind == "turn_done" and events[-1].stop_reason == "end_turn"
     assert "Proposed" in "".join(e.text for e in events if e.kind == "text_delta")
@@ -98,7 +88,7 @@ def test_a_review_turn_over_chat_completions_ends_in_a_proposal(tmp_path: Path) 
 def test_the_servers_refusal_reaches_the_user_with_what_to_do(tmp_path: Path) -> None:
     bridge = create_review_queue_bridge(DocxReviewer.open(SAMPLE), store_directory=tmp_path / "queue")
     with FakeOpenAI([OAReply("never")], context_tokens=4096) as server:
-        events, _session = _turn(server, bridge, "Review it.", tool_profile="full")
+        events, _session = run_turn(bridge, _settings(server, tool_profile="full"), "Review it.")
     (error,) = [e for e in events if e.kind == "error"]
     assert "HTTP 400: the request exceeds the available context size" in error.message
     assert "--ctx-size" in error.message
@@ -111,7 +101,7 @@ def test_a_small_window_over_chat_completions_stays_under_it(tmp_path: Path) -> 
         OAReply("Read the matches that fit."),
     ]
     with FakeOpenAI(script, context_tokens=8192) as server:
-        events, session = _turn(server, bridge, "Find the term.", context_window=8192)
+        events, session = run_turn(bridge, _settings(server, context_window=8192), "Find the term.")
     assert session.profile == "compact"
     assert events[-1].stop_reason == "end_turn"
     assert all(

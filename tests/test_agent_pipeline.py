@@ -9,7 +9,6 @@ make), shows each status, and sends what did not apply back for one repair round
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -18,12 +17,11 @@ import pytest
 
 from reviewer_app.agent import create_review_queue_bridge
 from reviewer_app.agent.pipeline_turn import edit_json_in
-from reviewer_app.agent.session import AgentSession
 from reviewer_app.docx import DocxReviewer
 from reviewer_app.docx.pipeline_edits import indexed_blocks
 from tests import agent_fixtures
-from tests.agent_fixtures import CLAUSE, SAMPLE
-from tests.fake_anthropic import FakeAnthropic, Status, collect, fast_settings, reply, tool
+from tests.agent_fixtures import CLAUSE, SAMPLE, run_turn
+from tests.fake_anthropic import FakeAnthropic, Status, fast_settings, reply, tool
 
 NEXT = "316D27F2"  # clause 1.3: "A reference to a statute ..."
 
@@ -40,14 +38,6 @@ def _setup(tmp_path: Path) -> tuple[DocxReviewer, Any, dict[str, int]]:
 
 def _user_text(body: dict[str, Any]) -> str:
     return "\n".join(b["text"] for m in body["messages"] if m["role"] == "user" for b in m["content"])
-
-
-def _turn(server: FakeAnthropic, bridge: Any, text: str, **settings: Any) -> tuple[list[Any], AgentSession]:
-    async def go() -> tuple[list[Any], AgentSession]:
-        async with AgentSession(bridge, fast_settings(server, **settings)) as session:
-            return await collect(session, text), session
-
-    return asyncio.run(go())
 
 
 def test_fenced_edit_json_becomes_proposals_and_a_miss_gets_one_repair_round(tmp_path: Path) -> None:
@@ -82,7 +72,7 @@ def test_fenced_edit_json_becomes_proposals_and_a_miss_gets_one_repair_round(tmp
 
     script = [reply("Two points.\n```json\n" + json.dumps(first, indent=1) + "\n```\n"), repair]
     with FakeAnthropic(script) as server:
-        events, session = _turn(server, bridge, "Say MSA in 1.2.", tool_profile="pipeline")
+        events, session = run_turn(bridge, fast_settings(server, tool_profile="pipeline"), "Say MSA in 1.2.")
     assert session.profile == "pipeline"
     sent = server.requests[0].body
     assert "tools" not in sent
@@ -117,7 +107,7 @@ def test_a_server_without_tool_support_falls_back_to_the_pipeline(tmp_path: Path
         reply("Here you are: " + json.dumps(edits)),
     ]
     with FakeAnthropic(script) as server:
-        events, session = _turn(server, bridge, "Say MSA in 1.2.")
+        events, session = run_turn(bridge, fast_settings(server), "Say MSA in 1.2.")
     assert session.profile == "pipeline"
     assert "tools" in server.requests[0].body and "tools" not in server.requests[1].body
     assert not [e for e in events if e.kind == "error"]
@@ -131,7 +121,7 @@ def test_twice_malformed_tool_calls_fall_back_to_the_pipeline(tmp_path: Path) ->
     edits = {"modifications": [{"blockIndex": index[CLAUSE], "basis": "Consider 'MSA'."}]}
     script = [reply(bad), reply(bad), reply("```\n" + json.dumps(edits) + "\n```")]
     with FakeAnthropic(script) as server:
-        events, session = _turn(server, bridge, "Comment on 1.2.")
+        events, session = run_turn(bridge, fast_settings(server), "Comment on 1.2.")
     assert session.profile == "pipeline" and "tools" not in server.requests[2].body
     (proposal,) = bridge.proposals()
     assert "MSA" in json.dumps(proposal)
@@ -141,7 +131,7 @@ def test_twice_malformed_tool_calls_fall_back_to_the_pipeline(tmp_path: Path) ->
 def test_a_small_window_sends_as_much_of_the_document_as_fits(tmp_path: Path) -> None:
     _reviewer, bridge, _index = _setup(tmp_path)
     with FakeAnthropic([reply('Nothing to change: {"modifications": []}')], context_tokens=4096) as server:
-        events, session = _turn(server, bridge, "Review the parties.")
+        events, session = run_turn(bridge, fast_settings(server), "Review the parties.")
     assert session.profile == "pipeline"  # the compact tools would leave no room to read at 4,096
     assert server.sizes[0] + server.requests[0].body["max_tokens"] <= 4096
     assert "fit the model's context" in _user_text(server.requests[0].body)
