@@ -22,6 +22,7 @@ from reviewer_app.agent.session import CUT_BY_MAX_TOKENS, AgentSession
 from reviewer_app.agent.turn_tools import TOOL_BUDGET_SPENT
 from reviewer_app.docx import DocxReviewer
 from tests import agent_fixtures
+from tests.agent_fixtures import CLAUSE, SAMPLE
 from tests.fake_anthropic import (
     FakeAnthropic,
     Status,
@@ -34,7 +35,6 @@ from tests.fake_anthropic import (
     tool_results,
     unfence,
 )
-from tests.test_agent_session import CLAUSE, SAMPLE
 
 EDIT = {
     "type": "replaceInBlock",
