@@ -178,12 +178,16 @@ class _Stream:
         return self._events()
 
     async def _events(self) -> Any:
+        done = False
+        # read to the end of the body, not just to [DONE]: a reader left mid-stream would be
+        # finalised by the garbage collector, outside the event loop it belongs to
         async for line in self._response.aiter_lines():
-            if not line.startswith("data:"):
+            if done or not line.startswith("data:"):
                 continue
             data = line[5:].strip()
             if data == "[DONE]":
-                break
+                done = True
+                continue
             chunk = json.loads(data)
             text = self._take(chunk)
             if text:
