@@ -128,6 +128,8 @@ class _Printer:
                 self._note(f"  [rejected] {event.error}")
         elif kind == "retry":
             self._note(f"(the stream {event.reason}; trying once more)")
+        elif kind == "profile_changed":
+            self._note(event.message)
         elif kind == "error":
             self._note(f"error: {event.message}")
         elif kind == "turn_done":

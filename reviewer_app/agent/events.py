@@ -1,10 +1,11 @@
 """The events one agent turn yields; the chat dock and the ``reviewer agent`` command consume the same ones.
 
 Each event is a small frozen dataclass with a ``kind`` (``text_delta``, ``tool_call``,
-``tool_result``, ``edit_batch``, ``turn_done``, ``error``, and ``retry`` when a stalled or
-broken stream is sent again) and a :meth:`to_dict` for transcripts and JSON output. A turn ends
-with exactly one ``turn_done`` unless its task is cancelled from outside (then nothing more can
-be yielded; :attr:`AgentSession.last_turn` still holds what ran).
+``tool_result``, ``edit_batch``, ``turn_done``, ``error``, ``retry`` when a stalled or
+broken stream is sent again, and ``profile_changed`` when the model is given other tools) and
+a :meth:`to_dict` for transcripts and JSON output. A turn ends with exactly one ``turn_done``
+unless its task is cancelled from outside (then nothing more can be yielded;
+:attr:`AgentSession.last_turn` still holds what ran).
 """
 
 from __future__ import annotations
@@ -107,6 +108,31 @@ class ErrorEvent(AgentEvent):
     kind: ClassVar[str] = "error"
     message: str
     host: str | None = None
+
+
+@dataclass(frozen=True)
+class ProfileChanged(AgentEvent):
+    """The session gave the model another tool profile during the turn (see :mod:`.profiles`).
+
+    So far always to the pipeline, because the model cannot call tools: ``reason`` is
+    ``no_tools`` (the server said the model takes none) or ``bad_tool_format`` (two tool calls
+    arrived with unreadable arguments). The user is told, since the turn goes on differently:
+    ``message`` says it in English for the command line; the chat words it from ``reason``.
+    """
+
+    kind: ClassVar[str] = "profile_changed"
+    profile: str
+    reason: str
+    message: str
+
+
+#: what the user is told when the model is switched to the pipeline, by reason
+PIPELINE_SWITCH_MESSAGES = {
+    "no_tools": "This model does not call tools (its server says so); Reviewer switched to plain edit "
+    "JSON: the model reads the document as text and answers with the edits.",
+    "bad_tool_format": "This model did not call tools correctly twice; Reviewer switched to plain edit "
+    "JSON: the model reads the document as text and answers with the edits.",
+}
 
 
 @dataclass(frozen=True)

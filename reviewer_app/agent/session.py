@@ -30,7 +30,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .context_budget import Budget, ContextTooSmallError, estimate_tokens, fit_result
-from .events import AgentEvent, ErrorEvent, Retry, TextDelta, ToolCall, TurnDone
+from .events import (
+    PIPELINE_SWITCH_MESSAGES,
+    AgentEvent,
+    ErrorEvent,
+    ProfileChanged,
+    Retry,
+    TextDelta,
+    ToolCall,
+    TurnDone,
+)
 from .history import NOT_RUN_ENDED, append_user_text, assistant_content, render, repair
 from .host_tools import HostTool
 from .model_info import discover
@@ -214,6 +223,13 @@ class AgentSession:
             log.info("the model's context window is %s tokens (%s)", info.context_window, info.source)
             self.use_profile(self._chosen_profile())
 
+    def _switch_to_pipeline(self, turn: Turn, reason: str) -> ProfileChanged:
+        """Go on without tools (the model cannot call them); the event tells the user why."""
+        log.info("switching to the pipeline: %s", reason)
+        self.use_profile("pipeline")
+        turn.response = None
+        return ProfileChanged("pipeline", reason, PIPELINE_SWITCH_MESSAGES[reason])
+
     def _room_left(self, turn: Turn) -> int:
         """Tokens a new read result may take (large when unbounded).
 
@@ -346,9 +362,7 @@ class AgentSession:
                             continue
                         yield event
                 if refused_tools:  # the server says the model takes no tools: the pipeline instead
-                    log.info("the model does not call tools; switching to the pipeline")
-                    self.use_profile("pipeline")
-                    turn.response = None
+                    yield self._switch_to_pipeline(turn, "no_tools")
                     continue
                 if response.bad_tool_json is not None:
                     self._tool_format_failures += 1
@@ -390,9 +404,7 @@ class AgentSession:
                         yield event
                 self._close_results(turn, NOT_RUN_ENDED)
                 if self._tool_format_failures >= TOOL_FORMAT_FAILURES:
-                    log.info("the model failed the tool format twice; switching to the pipeline")
-                    self.use_profile("pipeline")
-                    turn.response = None
+                    yield self._switch_to_pipeline(turn, "bad_tool_format")
                 if cut:
                     note = _round_trip_note(self.settings.max_round_trips)
                     self._pending_note = CUT_NOTE_FOR_MODEL

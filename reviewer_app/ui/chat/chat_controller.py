@@ -23,7 +23,16 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from ...agent.events import EditBatch, ErrorEvent, Retry, TextDelta, ToolCall, ToolResult, TurnDone
+from ...agent.events import (
+    EditBatch,
+    ErrorEvent,
+    ProfileChanged,
+    Retry,
+    TextDelta,
+    ToolCall,
+    ToolResult,
+    TurnDone,
+)
 from ...agent.host_tools import HostTool
 from ...agent.session import AgentSession
 from ...agent.settings import AgentNotConfiguredError, AgentSettings
@@ -61,6 +70,8 @@ class ChatController(QObject):
     #: message, host ("" when unknown)
     error_raised = Signal(str, str)
     note_raised = Signal(str)
+    #: the model was given other tools mid-turn (it cannot call tools): a note line says so
+    profile_switched = Signal(str)
     #: the turn is over: its stop reason ("cancelled" when the person stopped it)
     turn_finished = Signal(str)
     busy_changed = Signal(bool)
@@ -338,6 +349,8 @@ class ChatController(QObject):
             self._add_batch(event)
         elif isinstance(event, ErrorEvent):
             self._raise_error(event.message, event.host or "")
+        elif isinstance(event, ProfileChanged):
+            self.profile_switched.emit(describe.profile_note(event.message))
         elif isinstance(event, TurnDone) and event.note and event.stop_reason != "cancelled":
             self.note_raised.emit(event.note)
 

@@ -178,6 +178,7 @@ class ChatDock(QWidget):
         chat.card_changed.connect(conversation.update_card)
         chat.error_raised.connect(self._error)
         chat.note_raised.connect(self._note)
+        chat.profile_switched.connect(self.conversation.add_note)
         chat.turn_finished.connect(self._turn_finished)
         chat.busy_changed.connect(self._busy)
         chat.not_configured.connect(self._not_configured)

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import card_state
+from . import card_state, describe
 from .card_state import CardState
 
 
@@ -80,6 +80,8 @@ def conversation_items(
             items.append(Item("error", str(entry.get("message") or ""), host=entry.get("host")))
         elif kind == "turn_done" and entry.get("note") and entry.get("stop_reason") != "cancelled":
             items.append(Item("note", str(entry["note"])))
+        elif kind == "profile_changed" and entry.get("message"):
+            items.append(Item("note", describe.profile_note(str(entry["message"]))))
         elif kind == "stopped":
             items.append(Item("stopped"))
     return items

@@ -256,6 +256,13 @@ def status_title(status: str) -> str:
     return titles.get(status, _tr("Unknown"))
 
 
+def profile_note(message: str) -> str:
+    """The conversation's note line when the session gave the model other tools mid-turn: the
+    agent's English ``message`` (:data:`~reviewer_app.agent.events.PIPELINE_SWITCH_MESSAGES`),
+    translated where a translation exists."""
+    return _tr(message)
+
+
 STALE_REASON = "The text changed since this was proposed: discard it, or ask the agent again."
 
 
