@@ -4,17 +4,20 @@ explained without closing the dialog."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import qasync
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QComboBox, QDialogButtonBox, QLineEdit, QRadioButton
 
 from reviewer_app.ui.app_settings import SITE_CONFIG_ENV, SettingsStore
 from reviewer_app.ui.settings_dialog import SettingsDialog
+from tests.fake_anthropic import FakeAnthropic, reply
 
 
 @pytest.fixture
@@ -144,3 +147,30 @@ def test_a_hand_edited_file_with_a_bad_window_or_profile_still_loads(store: Sett
     )
     loaded = SettingsStore().load()
     assert (loaded.context_window, loaded.tool_profile, loaded.api_style) == (0, "auto", "openai")
+
+
+def test_test_connection_says_the_window_the_server_reports_or_the_one_typed(
+    qtbot, store: SettingsStore
+) -> None:
+    """Test connection, clicked with a llama.cpp-style server's URL typed in, names its window;
+    with a window typed into the dialog it names that one, before anything is saved."""
+    loop = qasync.QEventLoop(QApplication.instance())
+    asyncio.set_event_loop(loop)
+    try:
+        with FakeAnthropic([reply("OK"), reply("OK")], context_tokens=8192) as server:
+            dialog = open_dialog(qtbot, store)
+            click_radio(dialog.local_radio)
+            retype(dialog.base_url_edit, server.base_url)
+            QTest.mouseClick(dialog.connection.button, Qt.MouseButton.LeftButton)
+            loop.run_until_complete(asyncio.gather(*asyncio.all_tasks(loop)))
+            assert "Context window: 8,192 tokens" in dialog.connection.result.text()
+
+            retype(dialog.context_edit, "4096")
+            QTest.mouseClick(dialog.connection.button, Qt.MouseButton.LeftButton)
+            loop.run_until_complete(asyncio.gather(*asyncio.all_tasks(loop)))
+            assert "Context window: 4,096 tokens (from the settings)" in dialog.connection.result.text()
+            assert store.settings.context_window == 0  # Test connection is not OK
+            dialog.reject()
+    finally:
+        asyncio.set_event_loop(None)
+        loop.close()
