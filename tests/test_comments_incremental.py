@@ -154,3 +154,18 @@ def test_a_reply_in_the_panel_makes_a_row_only_for_its_thread(
     assert row is not None and [r.text for r in row.replies][-1] == "Agreed."
     unchanged = [r for r in panel.model.rows() if r.id != thread_id]
     assert all(r is rows_before[r.id] for r in unchanged)
+
+
+def test_a_reply_rereads_only_the_paragraph_that_got_its_markers(controller: DocumentController) -> None:
+    """The document walks again only the paragraph holding the reply's range, not the whole story."""
+    reviewer = controller.require()
+    before = reviewer.snapshot()
+    thread = next(t for t in reviewer.comments() if t["blockId"] and not t["resolved"])
+
+    assert controller.reply_to_comment(thread["id"], "Noted.")
+
+    after = reviewer.snapshot()
+    assert after is not before
+    renewed = [b.id for b, old in zip(after.blocks, before.blocks, strict=True) if b is not old]
+    assert renewed == [thread["blockId"]]
+    assert [b.text for b in after.blocks] == [b.text for b in before.blocks]

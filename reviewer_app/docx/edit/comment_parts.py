@@ -67,13 +67,16 @@ class Recorder:
 
     With an :class:`EditContext` every change is checkpointed for rollback and undo; without one
     (reply/resolve from the agent's tools) the touched parts are marked dirty by :meth:`finish`
-    and the document re-reads its structure.
+    and the document re-reads what changed in its main story: only the paragraphs that gained
+    markers (a reply's range and reference) when that is all, else its whole structure.
     """
 
     def __init__(self, doc: WordDocument, ctx: EditContext | None = None) -> None:
         self.doc = doc
         self.ctx = ctx
         self.dirty: set[str] = set()
+        #: main-story paragraphs that only gained new elements; None once anything else changed there
+        self.paragraphs: list[etree._Element] | None = []
         self.new_parts = _CREATED_IN_BATCH.setdefault(ctx, set()) if ctx is not None else set()
 
     def touch(self, element: etree._Element, part: str) -> None:
@@ -81,6 +84,8 @@ class Recorder:
         if self.ctx is None:
             journal.touching(element)
             self.dirty.add(part)
+            if part == self.doc.main_part:
+                self.paragraphs = None
         elif part in self.new_parts:
             self.ctx.checkpoints.save(element)
         else:
@@ -91,6 +96,12 @@ class Recorder:
         if self.ctx is None:
             journal.created_inside(element)
             self.dirty.add(part)
+            if part == self.doc.main_part and self.paragraphs is not None:
+                paragraph = next(element.iterancestors(W + "p"), None)
+                if paragraph is None:
+                    self.paragraphs = None
+                else:
+                    self.paragraphs.append(paragraph)
             return
         self.ctx.checkpoints.created(element)
         if part not in self.new_parts:
@@ -112,7 +123,11 @@ class Recorder:
             if self.doc.package.has_part(part):
                 self.doc.package.mark_dirty(part)
         self.dirty.clear()
-        self.doc.structure_changed()
+        if self.paragraphs is None:
+            self.doc.structure_changed()
+        else:  # a paragraph it does not know, or one with fields, still re-reads everything
+            self.doc.paragraphs_changed(list(dict.fromkeys(self.paragraphs)))
+        self.paragraphs = []
 
 
 # ----------------------------------------------------------------------------- parts
