@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 import qasync
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QComboBox, QDialogButtonBox, QLineEdit, QRadioButton
+from PySide6.QtWidgets import QApplication, QComboBox, QDialogButtonBox, QLineEdit
 
 from reviewer_app.ui.app_settings import SITE_CONFIG_ENV, SettingsStore
 from reviewer_app.ui.settings_dialog import SettingsDialog
@@ -61,11 +61,6 @@ def retype(edit: QLineEdit, text: str) -> None:
     QTest.keyClicks(edit, text)
 
 
-def click_radio(radio: QRadioButton) -> None:
-    """Click the radio button's circle (its centre may lie past its label, where a click does nothing)."""
-    QTest.mouseClick(radio, Qt.MouseButton.LeftButton, pos=QPoint(6, radio.height() // 2))
-
-
 def click_ok(qtbot, dialog: SettingsDialog) -> None:
     QTest.mouseClick(dialog.buttons.button(QDialogButtonBox.StandardButton.Ok), Qt.MouseButton.LeftButton)
 
@@ -75,7 +70,7 @@ def test_local_server_api_context_window_and_profile_reach_the_agent(
 ) -> None:
     dialog = open_dialog(qtbot, store)
     assert not dialog.api_combo.isEnabled()  # the Anthropic API has one API
-    click_radio(dialog.local_radio)
+    QTest.mouseClick(dialog.local_radio, Qt.MouseButton.LeftButton)
     assert dialog.local_radio.isChecked() and dialog.api_combo.isEnabled()
     retype(dialog.base_url_edit, "http://127.0.0.1:8080")
     retype(dialog.model_edit, "qwen2.5-7b-instruct")
@@ -114,7 +109,7 @@ def test_local_server_api_context_window_and_profile_reach_the_agent(
 def test_the_anthropic_api_is_always_spoken_to_through_messages(qtbot, store: SettingsStore) -> None:
     store.update(provider="local", api_style="openai")
     dialog = open_dialog(qtbot, store)
-    click_radio(dialog.anthropic_radio)
+    QTest.mouseClick(dialog.anthropic_radio, Qt.MouseButton.LeftButton)
     assert not dialog.api_combo.isEnabled()
     with qtbot.waitSignal(dialog.accepted):
         click_ok(qtbot, dialog)
@@ -159,7 +154,7 @@ def test_test_connection_says_the_window_the_server_reports_or_the_one_typed(
     try:
         with FakeAnthropic([reply("OK"), reply("OK")], context_tokens=8192) as server:
             dialog = open_dialog(qtbot, store)
-            click_radio(dialog.local_radio)
+            QTest.mouseClick(dialog.local_radio, Qt.MouseButton.LeftButton)
             retype(dialog.base_url_edit, server.base_url)
             QTest.mouseClick(dialog.connection.button, Qt.MouseButton.LeftButton)
             loop.run_until_complete(asyncio.gather(*asyncio.all_tasks(loop)))

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QRadioButton,
+    QSizePolicy,
     QSpinBox,
     QToolButton,
     QVBoxLayout,
@@ -119,6 +120,8 @@ class SettingsDialog(QDialog):
         self._provider_group.addButton(self.anthropic_radio)
         self._provider_group.addButton(self.local_radio)
         (self.local_radio if current.provider == "local" else self.anthropic_radio).setChecked(True)
+        for radio in (self.anthropic_radio, self.local_radio):  # no dead space beside the label
+            radio.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
         self.local_radio.toggled.connect(self._update_provider)
         form.addRow(self.tr("Provider:"), self.anthropic_radio)
         form.addRow("", self.local_radio)
