@@ -246,13 +246,13 @@ class MainWindow(QMainWindow):
     def _document_loaded(self) -> None:
         self.drafting.cancel()
         reviewer = self.controller.reviewer
+        self.macro_notice.document_loaded(reviewer)  # before the pages, as the document appears
         if reviewer is None:
             self.page_view.clear_document()
         else:
             self.page_view.show_document(reviewer, reviewer.snapshot())
             if reviewer.path:
                 self.services.settings.add_recent(reviewer.path)
-        self.macro_notice.document_loaded(reviewer)
         self._refresh_chrome()
 
     def _document_changed(self, blocks: frozenset[str] | None) -> None:
