@@ -169,3 +169,24 @@ def test_a_reply_rereads_only_the_paragraph_that_got_its_markers(controller: Doc
     renewed = [b.id for b, old in zip(after.blocks, before.blocks, strict=True) if b is not old]
     assert renewed == [thread["blockId"]]
     assert [b.text for b in after.blocks] == [b.text for b in before.blocks]
+
+
+def test_an_edit_elsewhere_leaves_the_panel_as_laid_out(
+    qtbot, controller: DocumentController, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Accepting a tracked change no comment is on changes no row: nothing is made or laid out."""
+    panel = CommentsPanel(controller)
+    qtbot.addWidget(panel)
+    panel.resize(360, 700)
+    panel.show()
+    qtbot.waitExposed(panel)
+    rows = panel.model.rows()
+    layouts: list[int] = []
+    lay_out = panel.list_view.doItemsLayout
+    monkeypatch.setattr(panel.list_view, "doItemsLayout", lambda: layouts.append(1) or lay_out())
+    change = controller.require().changes()[0]["id"]
+
+    assert controller.accept_changes([change]) == 1
+
+    assert layouts == []
+    assert all(new is old for new, old in zip(panel.model.rows(), rows, strict=True))

@@ -270,6 +270,9 @@ class CommentsPanel(QWidget):
 
     def _show_rows(self, rows: list[ThreadRow]) -> None:
         """Hand ``rows`` to the model (it signals only what differs) and lay the list out."""
+        shown = self.model.rows()
+        if rows and len(rows) == len(shown) and all(new is old for new, old in zip(rows, shown, strict=True)):
+            return  # an edit elsewhere in the document: every row is the one shown, laid out as it is
         if self.model.set_rows(rows):
             self._hidden.clear()  # a reset forgets which rows the view hid
         listed = {row.id for row in rows}
