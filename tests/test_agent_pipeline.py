@@ -79,8 +79,8 @@ def test_fenced_edit_json_becomes_proposals_and_a_miss_gets_one_repair_round(tmp
     assert f"<!-- b:{index[CLAUSE]} id:{CLAUSE} -->" in sent["messages"][0]["content"][0]["text"]
     assert sent["messages"][0]["content"][0]["text"].startswith(f'<document-content nonce="{session.nonce}">')
     prose = "".join(e.text for e in events if e.kind == "text_delta")
-    assert "Edits: 2 applied, 1 not found." in prose
-    assert "Edits: 1 applied." in prose
+    assert "Edits: 2 proposed, 1 not found." in prose  # Review mode: they wait in the queue
+    assert "Edits: 1 proposed." in prose
     batches = [e for e in events if e.kind == "edit_batch"]
     assert [[row["status"] for row in b.operations] for b in batches] == [
         ["queued"],
@@ -125,7 +125,7 @@ def test_twice_malformed_tool_calls_fall_back_to_the_pipeline(tmp_path: Path) ->
     assert session.profile == "pipeline" and "tools" not in server.requests[2].body
     (proposal,) = bridge.proposals()
     assert "MSA" in json.dumps(proposal)
-    assert "Edits: 1 applied." in "".join(e.text for e in events if e.kind == "text_delta")
+    assert "Edits: 1 proposed." in "".join(e.text for e in events if e.kind == "text_delta")
 
 
 def test_a_small_window_sends_as_much_of_the_document_as_fits(tmp_path: Path) -> None:

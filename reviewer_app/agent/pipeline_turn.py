@@ -60,8 +60,10 @@ REPAIR = (
 #: (record, tool, input) per modification, from plan_operations
 Plan = list[tuple[dict[str, Any], str | None, dict[str, Any]]]
 _FENCED = re.compile(r"```(?:json|JSON)?\s*\n(.*?)```", re.DOTALL)
-#: statuses of suggest_changes that mean the operation took effect
-_TOOK = {"applied": "applied", "queued": "applied", "replayed": "applied"}
+#: statuses of suggest_changes that mean the operation took effect (queued: as a proposal)
+_TOOK = {"applied": "applied", "queued": "proposed", "replayed": "applied"}
+#: record statuses that need no repair round
+_TAKEN = ("applied", "proposed")
 _ISSUE_STATUS = {"missingFind": "not found", "ambiguousFind": "ambiguous"}
 
 
@@ -148,7 +150,7 @@ async def pipeline_turn(
         shown = f"\n\nEdits: {summary(records)}.\n{lines}\n" if records else ""
         answer.append(shown)
         yield TextDelta(shown)
-        failed = [r for r in records if r["status"] != "applied"]
+        failed = [r for r in records if r["status"] not in _TAKEN]
         if not failed or round_number == 2:
             break
         messages += [
@@ -198,9 +200,9 @@ def _settle(records: list[dict[str, Any]], args: dict[str, Any], envelope: dict[
         return
     result = envelope.get("result") or {}
     if name == "add_comment":
-        took = bool(result.get("applied") or result.get("queued"))
+        took = "applied" if result.get("applied") else "proposed" if result.get("queued") else None
         reason = "; ".join(str(s.get("reason")) for s in result.get("skipped") or [])
-        records[0].update(status="applied" if took else "skipped", message="comment" if took else reason)
+        records[0].update(status=took or "skipped", message="comment" if took else reason)
         return
     status_of = {str(e.get("id")): _TOOK[key] for key in _TOOK for e in result.get(key) or []}
     reasons = {str(e.get("id")): str(e.get("reason")) for e in result.get("skipped") or []}
@@ -208,7 +210,7 @@ def _settle(records: list[dict[str, Any]], args: dict[str, Any], envelope: dict[
     for record, op in zip(records, args["operations"], strict=True):
         op_id = op["id"]
         if op_id in status_of:
-            record.update(status="applied", message=record.get("operation") or "")
+            record.update(status=status_of[op_id], message=record.get("operation") or "")
             continue
         status = _ISSUE_STATUS.get(codes.get(op_id, ""), "skipped")
         record.update(status=status, message=reasons.get(op_id, "not applied"))

@@ -52,7 +52,8 @@ from .edit.skips import reason_for
 from .hashing import normalize_text
 from .reviewer import DocxReviewer
 
-STATUSES = ("applied", "not found", "ambiguous", "skipped")
+#: "proposed": in Review mode the edit waits in the review queue for the person to apply it
+STATUSES = ("applied", "proposed", "not found", "ambiguous", "skipped")
 #: Codes of skips that are reported as their own status rather than as ``skipped``.
 _NOT_FOUND, _AMBIGUOUS, _OVERLAP = "missingFind", "ambiguousFind", "overlappingOperation"
 _MODE = "tracked-changes"
@@ -506,7 +507,7 @@ def status_line(record: Mapping[str, Any]) -> str:
     """One line per modification for people: ``[0] b:12 applied: replaceInBlock (comment 7)``."""
     where = f"b:{record['blockIndex']}" if record.get("blockIndex") is not None else "b:?"
     status = record["status"]
-    if status == "applied":
+    if status in ("applied", "proposed"):
         detail = str(record.get("operation") or "")
         if record.get("commentId") is not None:
             detail += f" (comment {record['commentId']})"
