@@ -49,7 +49,7 @@ from .long_words import BREAK_MARK, long_word_cuts
 from .qformats import TWIPS, script_of
 from .records import MODES, BuildContext, Flow, RenderedBlock, shown_label, story_items
 from .segments import StoryState, paragraph_segments
-from .tables import TableFormats, aligned_cell_positions, cell_is_dark, keep_row, table_style_id
+from .tables import TableFormats, cell_is_dark, is_top_aligned, keep_row, table_style_id
 
 _P, _TBL, _PPR, _RPR, _PSTYLE = W + "p", W + "tbl", W + "pPr", W + "rPr", W + "pStyle"
 __all__ = [
@@ -424,7 +424,6 @@ class StoryBuilder:
                 self._cell(table, cell, first, formats, style_id)
         finally:
             ctx.content_width = outer_width
-        self.aligned_cells += aligned_cell_positions(table)
         cursor.setPosition(table.lastPosition() + 1)
         flow.fresh = True
         flow.prev_style, flow.page_break, flow.prev_after, flow.last_table = None, False, 0, table
@@ -449,6 +448,8 @@ class StoryBuilder:
         else:
             cell_format = formats.cell_format(cell)
             qcell.setFormat(cell_format)
+            if not is_top_aligned(cell_format):
+                self.aligned_cells.append(qcell.firstPosition())
             cell_cursor = qcell.firstCursorPosition()
             cell_flow = Flow(fresh=True, dark=_dark(cell_format.background()))
         top = cell.top

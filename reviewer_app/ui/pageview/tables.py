@@ -238,17 +238,8 @@ class TableFormats:
 _TOP = QTextTableCellFormat.VerticalAlignment.AlignTop
 
 
-def aligned_cell_positions(table: QTextTable) -> list[int]:
-    """The first position of each cell of ``table`` aligned to its middle or bottom."""
-    found = []
-    for row in range(table.rows()):
-        for column in range(table.columns()):
-            cell = table.cellAt(row, column)
-            if cell.row() != row or cell.column() != column:
-                continue  # covered by a merge
-            if cell.format().toTableCellFormat().verticalAlignment() != _TOP:
-                found.append(cell.firstPosition())
-    return found
+def is_top_aligned(fmt: QTextTableCellFormat) -> bool:
+    return fmt.verticalAlignment() == _TOP
 
 
 def top_align_split_rows(document: QTextDocument, positions: list[int], page_height: float) -> None:
@@ -261,17 +252,28 @@ def top_align_split_rows(document: QTextDocument, positions: list[int], page_hei
     """
     doc_layout = document.documentLayout()
     cursor = QTextCursor(document)
+    spans: dict[int, bool] = {}  # table's first position -> it is on more than one page
+    split: list[QTextTableCell] = []
     for position in positions:
         cursor.setPosition(position)
         table = cursor.currentTable()
         if table is None:
             continue
+        key = table.firstPosition()
+        if key not in spans:  # most tables sit on one page: their rows need no look
+            rect = doc_layout.frameBoundingRect(table)
+            spans[key] = int(rect.top() // page_height) != int(rect.bottom() // page_height)
         cell = table.cellAt(position)
-        if not cell.isValid() or not _row_split(document, doc_layout, table, cell, page_height):
-            continue
+        if spans[key] and cell.isValid() and _row_split(document, doc_layout, table, cell, page_height):
+            split.append(cell)
+    if not split:
+        return
+    cursor.beginEditBlock()  # formats set after every look, in one edit: Qt re-lays out once, not per cell
+    for cell in split:
         fmt = cell.format().toTableCellFormat()
         fmt.setVerticalAlignment(_TOP)
         cell.setFormat(fmt)
+    cursor.endEditBlock()
 
 
 def _row_split(
