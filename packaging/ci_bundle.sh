@@ -8,7 +8,7 @@
 # apt-installed only when missing. PyInstaller goes into VENV only when missing (the "build"
 # extra of pyproject.toml), and its cache in build/bundle/work makes a rebuild take seconds.
 # packaging/build.py fails when the self-test fails, when a Qt library a bundled plugin needs is
-# missing, or when the bundle exceeds 150 MiB; the bundle is left in build/bundle/dist/Reviewer.
+# missing, or when the bundle exceeds 160 MiB (150 plus the bundled fonts); the bundle is left in build/bundle/dist/Reviewer.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 VENV="${1:-.venv}"
