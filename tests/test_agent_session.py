@@ -148,7 +148,7 @@ def test_outline_section_ambiguous_edit_and_narrowed_retry(msa_flow: dict[str, A
         f'<document-content nonce="{session.nonce}">'
     )
     assert unfence(result_text(skip))["skipped"][0]["reason"].startswith(AMBIGUOUS)
-    # every request: the real client, the 16 tools, the ground rules with the capability text
+    # every request: the real client, the 17 tools, the ground rules with the capability text
     for request in requests:
         assert TEST_KEY in (request.headers.get("x-api-key") or request.headers.get("authorization") or "")
         body = request.body

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from reviewer_app.agent.review_queue import ReviewQueueBridge
+from reviewer_app.agent.tools import TOOL_NAMES
 from reviewer_app.cli import main
 from reviewer_app.docx import DocxReviewer
 from tests.bridge_conformance import PAYMENT, fixture_docx
@@ -43,7 +44,8 @@ def envelopes(out: str) -> list[dict]:
 def test_schema(fmt, capsys):
     assert main(["tools", "schema", "--format", fmt]) == 0
     tools = json.loads(capsys.readouterr().out)
-    assert len(tools) == 16
+    names = [t["name"] if fmt == "anthropic" else t["function"]["name"] for t in tools]
+    assert names == list(TOOL_NAMES)  # the contract's 16 and check_document
     if fmt == "anthropic":
         assert tools[0]["name"] == "read_document" and tools[0]["input_schema"]["type"] == "object"
     else:

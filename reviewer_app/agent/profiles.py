@@ -1,7 +1,8 @@
 """Tool profiles: what the model is given before the document, sized to the model's context.
 
-``full``: the 16 tools with their full descriptions and every suggest_changes operation type
-(about 11k tokens before any document text; cheap on Anthropic's API with prompt caching).
+``full``: the 17 tools (the contract's 16 and check_document) with their full descriptions and
+every suggest_changes operation type (about 12k tokens before any document text; cheap on
+Anthropic's API with prompt caching).
 ``compact``: the six tools a review needs, one-line descriptions, and suggest_changes cut, with
 the tool contract's own host option (``operation_types``), to four operation types and the keys
 they need, for a laptop's 7-8B model with a context of a few thousand tokens. ``pipeline``: no

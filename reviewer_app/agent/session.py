@@ -1,7 +1,7 @@
 """``AgentSession``: one conversation about one document, driven turn by turn (agent-loop.md).
 
 ``async for event in session.send(text)`` runs one turn: the model is streamed through
-``anthropic.AsyncAnthropic(...).messages.stream(...)`` with the 16 tools; every tool call it
+``anthropic.AsyncAnthropic(...).messages.stream(...)`` with the 17 tools; every tool call it
 makes is executed with ``execute_tool_call`` against the session's bridge, in order, on the
 calling thread, and *both* outcomes go back as the tool_result (an error as the plain sentence
 with ``is_error``), so the model sees every skip reason and can re-read and retry. The turn ends
