@@ -22,7 +22,7 @@ from PySide6.QtGui import QColor, QImage, QPainter, QTextDocument
 
 from ...docx.package import Package
 from ...docx.xmlutil import NS, W
-from .images import EMU_PER_LU, graphic_label, image_url, placeholder_url, rel_target
+from .images import EMU_PER_LU, extent_size, graphic_label, image_url, placeholder_url, rel_target
 from .qformats import TWIPS
 from .sections import SectionProps
 
@@ -68,14 +68,10 @@ def read_floating(drawing: etree._Element, package: Package, source_part: str) -
     anchor = drawing.find(_WP + "anchor")
     if anchor is None or anchor.get("hidden") in ("1", "true"):
         return None
-    extent = anchor.find(_WP + "extent")
-    try:
-        width = int(extent.get("cx", "0")) / EMU_PER_LU if extent is not None else 0.0
-        height = int(extent.get("cy", "0")) / EMU_PER_LU if extent is not None else 0.0
-    except ValueError:
+    size = extent_size(anchor)
+    if size is None:
         return None
-    if width <= 0 or height <= 0:
-        return None
+    width, height = size
     horizontal = _placement(anchor.find(_WP + "positionH"), "column")
     vertical = _placement(anchor.find(_WP + "positionV"), "paragraph")
     behind = anchor.get("behindDoc") in ("1", "true")

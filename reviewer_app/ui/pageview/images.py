@@ -61,18 +61,26 @@ def describe_object(element: etree._Element, package: Package, source_part: str)
     return _vml(element, package, source_part)
 
 
-def _drawing(drawing: etree._Element, package: Package, source_part: str) -> InlineObject | None:
-    inline = drawing.find(_WP + "inline")
-    if inline is None:
-        return None  # wp:anchor: floats beside or behind the text, takes no room in the line
-    extent = inline.find(_WP + "extent")
+def extent_size(container: etree._Element) -> tuple[float, float] | None:
+    """Width and height in layout units of a ``wp:inline`` or ``wp:anchor``'s ``wp:extent``;
+    None when it is missing, unreadable or empty (nothing to draw)."""
+    extent = container.find(_WP + "extent")
     try:
         width = int(extent.get("cx", "0")) / EMU_PER_LU if extent is not None else 0.0
         height = int(extent.get("cy", "0")) / EMU_PER_LU if extent is not None else 0.0
     except ValueError:
         return None
-    if width <= 0 or height <= 0:
+    return (width, height) if width > 0 and height > 0 else None
+
+
+def _drawing(drawing: etree._Element, package: Package, source_part: str) -> InlineObject | None:
+    inline = drawing.find(_WP + "inline")
+    if inline is None:
+        return None  # wp:anchor: floats beside or behind the text, takes no room in the line
+    size = extent_size(inline)
+    if size is None:
         return None
+    width, height = size
     blip = inline.find(f".//{_A}blip")
     target = rel_target(package, source_part, blip.get(_R + "embed") if blip is not None else None)
     if target is not None:
