@@ -6,39 +6,20 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 import qasync
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QComboBox, QDialogButtonBox, QLineEdit
 
-from reviewer_app.ui.app_settings import SITE_CONFIG_ENV, SettingsStore
+from reviewer_app.ui.app_settings import SettingsStore
 from reviewer_app.ui.settings_dialog import SettingsDialog
+from tests import test_settings_dialog as settings_dialog_tests
 from tests.fake_anthropic import FakeAnthropic, reply
+from tests.test_settings_dialog import open_dialog
 
-
-@pytest.fixture
-def store(qapp, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[SettingsStore]:
-    site = tmp_path / "xdg-site"
-    site.mkdir()
-    monkeypatch.setenv("XDG_CONFIG_DIRS", str(site))
-    monkeypatch.delenv(SITE_CONFIG_ENV, raising=False)
-    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
-    settings_store = SettingsStore()
-    settings_store.load()
-    settings_store.update(user_name="Ada Lovelace")
-    yield settings_store
-
-
-def open_dialog(qtbot, store: SettingsStore) -> SettingsDialog:
-    dialog = SettingsDialog(store)
-    qtbot.addWidget(dialog)
-    dialog.open()
-    qtbot.waitExposed(dialog)
-    return dialog
+store = settings_dialog_tests.store  # the same isolated settings store as the dialog's own tests
 
 
 def choose(qtbot, combo: QComboBox, data: str) -> None:
