@@ -59,13 +59,16 @@ class HostTool:
     when the tool is not offered right now (it is then left out of the tool list).
     ``handler(args, bridge)`` returns the executor's envelope (``{"ok": True, "result": ...}``
     or ``{"ok": False, "error": "..."}``). ``untrusted``: the result carries document text and
-    is fenced like the document reads.
+    is fenced like the document reads. ``edits(tool_use_id, args, envelope, review_mode)``: the
+    :class:`~.events.EditBatch` a call produced (a comment it added or queued), so the chat shows
+    it as a card like an add_comment call's; None when the tool never edits.
     """
 
     name: str
     describe: Callable[[], tuple[str, Mapping[str, Any]] | None]
     handler: Callable[[Any, Any], Mapping[str, Any]]
     untrusted: bool = True
+    edits: Callable[[str, Any, Mapping[str, Any], bool], Any] | None = None
 
     def definition(self) -> dict[str, Any] | None:
         """The tool in the Anthropic request shape, or None when it is not offered now."""

@@ -149,6 +149,8 @@ class TurnTools:
             edit = edit_batch(tool_use_id, name, args, envelope, self.review_mode)
             if name in COMMENT_TOOLS:
                 _name_the_thread(edit.operations, self.bridge)
+        elif host is not None and host.edits is not None:
+            edit = host.edits(tool_use_id, args, envelope, self.review_mode)
         self.ran.append({"id": tool_use_id, "name": name, "ok": event.ok, "summary": event.summary})
         return Outcome(tool_use_id, name, envelope, body, is_error, fenced, event, edit)
 
