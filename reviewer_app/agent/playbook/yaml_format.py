@@ -73,17 +73,21 @@ class _Context:
 def load_playbook(path: str | Path) -> Playbook:
     """Read and validate the playbook file at ``path``; :class:`PlaybookError` says what is wrong."""
     path = Path(path)
+    return parse_playbook(read_playbook_text(path), path.name, location=str(path))
+
+
+def read_playbook_text(path: Path) -> str:
+    """The text of a playbook file (UTF-8, a byte-order mark allowed), or a :class:`PlaybookError`."""
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise PlaybookError(path.name, f"cannot be read ({exc.strerror or exc})") from exc
     try:
-        text = data.decode("utf-8-sig")
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise PlaybookError(
             path.name, "is not a text file (a playbook is YAML text, saved as UTF-8)"
         ) from None
-    return parse_playbook(text, path.name, location=str(path))
 
 
 def parse_playbook(text: str, source: str = "playbook", *, location: str | None = None) -> Playbook:
