@@ -26,6 +26,7 @@ from typing import Any
 
 from ..docx.compare import CompareInputError, compare_docx_versions, format_version_diff_for_llm
 from .prompt import quoted
+from .turn_tools import edit_batch
 
 log = logging.getLogger(__name__)
 
@@ -141,6 +142,24 @@ def compare_with_version_tool(get_versions: Callable[[], Sequence[VersionChoice]
     return HostTool(COMPARE_WITH_VERSION, describe, handler, untrusted=True)
 
 
+def edits_of_call(key: str, tool: str) -> Callable[[str, Any, Mapping[str, Any], bool], Any]:
+    """A :attr:`HostTool.edits` for a host tool whose handler made an edit tool's call itself.
+
+    The handler leaves that call under ``key`` in its envelope, as ``{"args": ..., "summary": ...}``
+    (the arguments it passed and the tool's summary); the chat then shows the call's cards as if
+    the model had called ``tool`` (a counter as suggest_changes, a comment as add_comment).
+    """
+
+    def edits(tool_use_id: str, args: Any, envelope: Mapping[str, Any], review_mode: bool) -> Any:
+        call = envelope.get(key) if envelope.get("ok") else None
+        if call is None:
+            return None
+        done = {"ok": True, "result": call["summary"]}
+        return edit_batch(tool_use_id, tool, call["args"], done, review_mode)
+
+    return edits
+
+
 __all__ = [
     "COMPARE_WITH_VERSION",
     "NO_VERSION_OFFERED",
@@ -148,4 +167,5 @@ __all__ = [
     "HostTool",
     "VersionChoice",
     "compare_with_version_tool",
+    "edits_of_call",
 ]

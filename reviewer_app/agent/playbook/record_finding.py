@@ -26,9 +26,8 @@ from typing import Any
 
 from ...docx.hashing import normalize_text
 from ..executor import execute_tool_call
-from ..host_tools import HostTool
+from ..host_tools import HostTool, edits_of_call
 from ..replay import ledger_for
-from ..turn_tools import edit_batch
 from .model import AUDIENCES, SEVERITIES, STATUSES, Citation, PlaybookFinding, PlaybookReview
 
 RECORD_FINDING = "record_finding"
@@ -277,13 +276,7 @@ def record_finding_tool(
             result["comment"] = "queued for the lawyer's review" if finding.proposal_ids else "added"
         return {"ok": True, "result": result, "commentCall": comment_call}
 
-    def edits(tool_use_id: str, args: Any, envelope: Mapping[str, Any], review_mode: bool) -> Any:
-        call = envelope.get("commentCall") if envelope.get("ok") else None
-        if call is None:
-            return None
-        done = {"ok": True, "result": call["summary"]}
-        return edit_batch(tool_use_id, "add_comment", call["args"], done, review_mode)
-
+    edits = edits_of_call("commentCall", "add_comment")
     return HostTool(RECORD_FINDING, describe, handler, untrusted=False, edits=edits)
 
 
