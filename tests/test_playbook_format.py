@@ -196,3 +196,12 @@ def test_load_reports_the_file_name_and_unreadable_files(tmp_path: Path) -> None
         load_playbook(binary)
     with pytest.raises(PlaybookError, match=r"^absent\.yaml: cannot be read"):
         load_playbook(tmp_path / "absent.yaml")
+
+
+def test_the_documented_example_parses_and_the_documented_tab_error_is_the_real_one() -> None:
+    doc = (REPO_ROOT / "docs" / "playbook-format.md").read_text(encoding="utf-8")
+    example = doc.split("## Example\n\n```yaml\n", 1)[1].split("```", 1)[0]
+    playbook = parse_playbook(example, "example.yaml")
+    assert [p.id for p in playbook.positions] == ["term", "governing-law"]
+    error = error_for("name: X\ncontract_type: Y\npositions:\n\t- id: a\n")
+    assert str(error).replace("firm.yaml, line 4", "firm-nda.yaml, line 9") in doc
