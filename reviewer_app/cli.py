@@ -5,8 +5,8 @@
 document can be checked without a window, in scripts and in CI. This module owns the entry
 point, the top-level parser and those two reading commands; the edit commands (``ops``,
 ``apply``, ``accept-all``, ``reject-all``, ``finalize``) live in :mod:`.cli_edits`, the agent's
-``tools`` in :mod:`.cli_tools`, its ``agent`` turn in :mod:`.cli_agent`, and what all of them
-share in :mod:`.cli_common`.
+``tools`` in :mod:`.cli_tools`, its ``agent`` turn in :mod:`.cli_agent`, the playbook
+``review`` in :mod:`.cli_review`, and what all of them share in :mod:`.cli_common`.
 
 This module must not import PySide6: the reading commands run on machines without a display
 and the layer test imports it in a bare interpreter. The app is imported only when started.
@@ -28,6 +28,7 @@ from .cli_common import PROG, CliError, check_file, dump_json, open_reviewer, wr
 from .cli_compare import COMPARE_COMMANDS, add_compare_commands, run_compare_command
 from .cli_edits import EDIT_COMMANDS, add_edit_commands, run_edit_command
 from .cli_render import RENDER_COMMANDS, add_render_commands, run_render_command
+from .cli_review import add_review_command, run_review
 from .cli_tools import add_tools_commands, run_tools
 from .docx import DocxReviewer
 from .docx.snapshot import Snapshot
@@ -42,6 +43,7 @@ COMMANDS = (
     "agent",
     "check-model",
     "check",
+    "review",
 )
 #: Deepest heading level Word has (outline levels 0-8).
 MAX_HEADING_LEVEL = 9
@@ -63,6 +65,7 @@ reviewer [FILE]                            start the app (the sample contract wh
        reviewer agent FILE "instruction" [-o OUT] [--mode tracked|review] [--model M] [--base-url URL]
        reviewer check-model [--model M] [--base-url URL]   does the model server answer?
        reviewer check FILE [--json] [--original]  list drafting problems (terms, references, blanks...)
+       reviewer review FILE --playbook P.yaml [-o OUT] [--issues ISSUES.docx|.csv] [--model M]
        reviewer --self-test [--report PATH]       check this install works, offscreen
        reviewer --version"""
 
@@ -138,6 +141,7 @@ def _commands_parser() -> argparse.ArgumentParser:
     add_agent_command(sub)
     add_check_model_command(sub)
     add_check_command(sub)
+    add_review_command(sub)
     return parser
 
 
@@ -236,6 +240,8 @@ def _run_command(ns: argparse.Namespace) -> int:
         return run_check_model(ns)
     if ns.command == "check":
         return run_check(ns)
+    if ns.command == "review":
+        return run_review(ns)
     return run_edit_command(ns)
 
 

@@ -20,6 +20,8 @@ import asyncio
 import json
 import sys
 import textwrap
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +59,24 @@ def _add_local_model_options(parser: Any) -> None:
     )
 
 
+def add_mode_option(parser: Any) -> None:
+    """--mode: where the agent's changes go (shared by ``agent`` and ``review``)."""
+    parser.add_argument(
+        "--mode",
+        choices=("tracked", "review"),
+        default="tracked",
+        help="tracked: changes go into the document as tracked changes (default); review: proposals",
+    )
+
+
+def add_model_options(parser: Any) -> None:
+    """The model and server options every command that runs the agent takes."""
+    parser.add_argument("--model", metavar="M", help="the model name")
+    parser.add_argument("--base-url", metavar="URL", help="the model server")
+    parser.add_argument("--max-tokens", type=int, metavar="N", help="most tokens per model reply")
+    _add_local_model_options(parser)
+
+
 def add_agent_command(sub: Any) -> None:
     """The ``agent`` parser."""
     agent = sub.add_parser(
@@ -75,16 +95,8 @@ def add_agent_command(sub: Any) -> None:
     agent.add_argument("file", metavar="FILE", help="the .docx to work on (it is not changed)")
     agent.add_argument("instruction", help="what to do, in plain words")
     agent.add_argument("-o", "--output", metavar="OUT", help="save the document here afterwards")
-    agent.add_argument(
-        "--mode",
-        choices=("tracked", "review"),
-        default="tracked",
-        help="tracked: changes go into the document as tracked changes (default); review: proposals",
-    )
-    agent.add_argument("--model", metavar="M", help="the model name")
-    agent.add_argument("--base-url", metavar="URL", help="the model server")
-    agent.add_argument("--max-tokens", type=int, metavar="N", help="most tokens per model reply")
-    _add_local_model_options(agent)
+    add_mode_option(agent)
+    add_model_options(agent)
     agent.add_argument(
         "--profile",
         choices=("auto", "full", "compact", "pipeline"),
@@ -95,7 +107,7 @@ def add_agent_command(sub: Any) -> None:
 
 
 # ----------------------------------------------------------------------------- printing
-class _Printer:
+class Printer:
     """Prose to stdout as it streams; tool activity to stderr; or JSON lines to stdout."""
 
     def __init__(self, as_json: bool) -> None:
@@ -160,10 +172,11 @@ def _short(value: Any, limit: int = 100) -> str:
 
 
 # ----------------------------------------------------------------------------- the command
-async def _turn(session: Any, instruction: str, printer: _Printer) -> str:
+async def print_events(events: AsyncIterator[Any], session: Any, printer: Printer) -> str:
+    """Print a run's events as they come; the stop reason of its last turn. Closes the session."""
     try:
         stop_reason = "error"
-        async for event in session.send(instruction):
+        async for event in events:
             printer(event)
             if event.kind == "turn_done":
                 stop_reason = event.stop_reason
@@ -172,14 +185,10 @@ async def _turn(session: Any, instruction: str, printer: _Printer) -> str:
         await session.aclose()
 
 
-def run_agent(ns: argparse.Namespace) -> int:
-    """``reviewer agent``."""
-    from .agent.session import AgentSession
+def agent_settings(ns: argparse.Namespace) -> Any:
+    """The :class:`AgentSettings` the model options ask for; a CliError (exit 2) when unusable."""
     from .agent.settings import AgentNotConfiguredError, AgentSettings
-    from .agent.transcript import Transcript, TranscriptStore, document_identity
 
-    target = output_path("agent", ns.output) if ns.output else None
-    check_file(ns.file)
     if ns.max_tokens is not None and ns.max_tokens < 1:
         raise CliError("--max-tokens must be a positive whole number.")
     if ns.context_window is not None and ns.context_window < 1:
@@ -190,42 +199,83 @@ def run_agent(ns: argparse.Namespace) -> int:
         max_tokens=ns.max_tokens,
         context_window=ns.context_window,
         api_style=ns.api,
-        tool_profile=ns.profile,
+        tool_profile=getattr(ns, "profile", None),
     )
     try:
         settings.check()
     except AgentNotConfiguredError as exc:
         raise CliError(str(exc)) from None
-    reviewer = open_reviewer(ns.file)
-    if ns.mode == "review":
-        from .agent.review_queue import ReviewQueueBridge
+    return settings
 
-        bridge: Any = ReviewQueueBridge(reviewer)
-    else:
-        from .agent.bridge import create_reviewer_bridge
 
-        bridge = create_reviewer_bridge(reviewer)
-    # the conversation belongs to the document that carries its changes; one already kept for
-    # it (the app's, or an earlier run's) is continued, never overwritten
-    keyed = target if target is not None else (Path(ns.file) if ns.mode == "review" else None)
-    identity = document_identity(reviewer)
-    store = TranscriptStore()
-    transcript = (store.load(keyed, identity) if keyed is not None else None) or Transcript(
-        document_path=str(keyed.resolve()) if keyed is not None else None, identity=identity
-    )
-    session = AgentSession(bridge, settings, transcript=transcript, document_name=Path(ns.file).name)
-    printer = _Printer(ns.json)
-    try:
-        stop_reason = asyncio.run(_turn(session, ns.instruction, printer))
-    except KeyboardInterrupt:
-        sys.stderr.write("\nstopped; nothing was saved.\n")
+@dataclass
+class HeadlessSession:
+    """An agent session over FILE the way ``reviewer agent`` and ``reviewer review`` run one.
+
+    The conversation belongs to the document that carries its changes (``keyed``: OUT, or FILE
+    in review mode, whose queue holds the proposals); one already kept for it (the app's, or an
+    earlier run's) is continued, never overwritten. :meth:`finish` saves OUT and then the
+    transcript, only once the document it describes exists.
+    """
+
+    reviewer: Any
+    bridge: Any
+    session: Any
+    store: Any
+    mode: str
+    keyed: Path | None
+    identity: str
+
+    @classmethod
+    def open(cls, ns: argparse.Namespace, target: Path | None, settings: Any) -> HeadlessSession:
+        from .agent.session import AgentSession
+        from .agent.transcript import Transcript, TranscriptStore, document_identity
+
+        reviewer = open_reviewer(ns.file)
+        if ns.mode == "review":
+            from .agent.review_queue import ReviewQueueBridge
+
+            bridge: Any = ReviewQueueBridge(reviewer)
+        else:
+            from .agent.bridge import create_reviewer_bridge
+
+            bridge = create_reviewer_bridge(reviewer)
+        keyed = target if target is not None else (Path(ns.file) if ns.mode == "review" else None)
+        identity = document_identity(reviewer)
+        store = TranscriptStore()
+        transcript = (store.load(keyed, identity) if keyed is not None else None) or Transcript(
+            document_path=str(keyed.resolve()) if keyed is not None else None, identity=identity
+        )
+        session = AgentSession(bridge, settings, transcript=transcript, document_name=Path(ns.file).name)
+        return cls(reviewer, bridge, session, store, ns.mode, keyed, identity)
+
+    def run(self, events: AsyncIterator[Any], printer: Printer) -> str | None:
+        """Stream ``events`` to the terminal; the last stop reason, or None after Ctrl-C."""
+        try:
+            return asyncio.run(print_events(events, self.session, printer))
+        except KeyboardInterrupt:
+            sys.stderr.write("\nstopped; nothing was saved.\n")
+            return None
+
+    def finish(self, target: Path | None, quiet: bool) -> None:
+        """Save OUT (tracked: the document; review: the document and its queue), then the transcript."""
+        if target is not None:
+            save_output(self.bridge.save_document if self.mode == "review" else self.reviewer.save, target)
+        elif self.mode == "tracked" and not quiet:
+            sys.stderr.write("(no -o OUT: the changes were not saved)\n")
+        self.session.store = self.store
+        self.session.save()
+
+
+def run_agent(ns: argparse.Namespace) -> int:
+    """``reviewer agent``."""
+    target = output_path("agent", ns.output) if ns.output else None
+    check_file(ns.file)
+    headless = HeadlessSession.open(ns, target, agent_settings(ns))
+    stop_reason = headless.run(headless.session.send(ns.instruction), Printer(ns.json))
+    if stop_reason is None:
         return 130
-    if target is not None:
-        save_output(bridge.save_document if ns.mode == "review" else reviewer.save, target)
-    elif ns.mode == "tracked" and not ns.json:
-        sys.stderr.write("(no -o OUT: the changes were not saved)\n")
-    session.store = store  # saved only now that the document it describes exists
-    session.save()
+    headless.finish(target, ns.json)
     return EXIT_MODEL_FAILED if stop_reason == "error" else 0
 
 

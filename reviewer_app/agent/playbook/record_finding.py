@@ -2,11 +2,13 @@
 
 A finding is data a lawyer relies on, so the tool checks it before anything is kept: the
 position must be one of the playbook's, every citation must name a block of this document and
-quote text that block really holds, a finding that says the contract meets or deviates from a
-position must cite the clause, and the proposals it links must exist. Anything wrong goes back
-to the model as an error naming what to fix (valid ids, the citation at fault); no finding is
-kept until the call is right. A kept finding is recorded in the :class:`PlaybookReview` and the
-result lists the positions still unanswered, so the model knows what is left.
+quote text that block really holds (as it reads now, or before its pending tracked changes: the
+model may cite a clause it has just proposed to change), a finding that says the contract meets
+or deviates from a position must cite the clause, and the proposals it links must exist.
+Anything wrong goes back to the model as an error naming what to fix (valid ids, the citation
+at fault); no finding is kept until the call is right. A kept finding is recorded in the
+:class:`PlaybookReview` and the result lists the positions still unanswered, so the model knows
+what is left.
 
 Comments: an *internal* comment is kept only in the review (the panel, the issues list) and
 never reaches the .docx; an *external* one is a Word comment on the first cited passage, made
@@ -25,6 +27,7 @@ from dataclasses import replace
 from typing import Any
 
 from ...docx.hashing import normalize_text
+from ...docx.llm_view import original_text
 from ..executor import execute_tool_call
 from ..host_tools import HostTool, edits_of_call
 from ..replay import ledger_for
@@ -119,7 +122,7 @@ def _citations(value: Any, bridge: Any) -> tuple[Citation, ...]:
                 "exactly."
             )
         wanted = _canonical(quote)
-        if wanted not in _canonical(block.text):
+        if wanted not in _canonical(block.text) and wanted not in _canonical(original_text(block)):
             elsewhere = [b.id for b in snapshot.content_blocks() if wanted in _canonical(b.text)][:3]
             hint = f" That text is in block {', '.join(elsewhere)}." if elsewhere else ""
             raise FindingRefused(
