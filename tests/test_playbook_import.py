@@ -232,3 +232,24 @@ def test_the_shipped_playbooks_are_installed_and_bundled() -> None:
     assert installed == SHIPPED_NAMES
     spec = (REPO_ROOT / "packaging" / "reviewer.spec").read_text(encoding="utf-8")
     assert '(str(ROOT / "resources" / "playbooks"), "resources/playbooks")' in spec
+
+
+def test_a_title_row_above_the_header_and_a_layout_table_around_it(tmp_path: Path) -> None:
+    document = docx.Document()
+    layout = document.add_table(rows=1, cols=1)  # a firm template's frame around the playbook
+    table = layout.cell(0, 0).add_table(rows=3, cols=3)
+    title = table.rows[0].cells[0].merge(table.rows[0].cells[2])
+    title.text = "SUPPLY AGREEMENT PLAYBOOK (v3)"
+    for cell, text in zip(table.rows[1].cells, ["Topic", "Our position", "Walk away"], strict=True):
+        cell.text = text
+    for cell, text in zip(
+        table.rows[2].cells, ["Payment terms", "60 days.", "More than 90 days."], strict=True
+    ):
+        cell.text = text
+    path = tmp_path / "supply.docx"
+    document.save(str(path))
+
+    (position,) = playbook_from_docx(path).positions
+
+    assert (position.id, position.title, position.standard) == ("payment-terms", "Payment terms", "60 days.")
+    assert position.unacceptable == "More than 90 days." and position.fallbacks == ()
