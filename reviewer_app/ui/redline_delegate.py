@@ -9,20 +9,26 @@ Pane lists them:
 
 The excerpt carries the redline's own cue (deleted text struck through, inserted text
 underlined) so the kind of change reads at a glance; the section comes first on the second line
-because it is what a reviewer navigates by.
+because it is what a reviewer navigates by. A change the agent gave a recommendation for
+(Agent ▸ Triage Their Changes) carries a badge on its first line, "Accept", "Reject" or
+"Counter", before the page; the reason is in the row's tooltip.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
-from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPalette
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
-from .redline_model import CHANGE_ROW_ROLE, ChangeRow
+from .chat.colors import chat_colors
+from .redline_model import CHANGE_ROW_ROLE, ChangeRow, verdict_label
 
 _PAD_X = 8
 _PAD_Y = 5
 _LINE_GAP = 2
+_BADGE_PAD = 5
+#: a recommendation's badge colour: the chat's tone for done, deleted and waiting
+_VERDICT_TONE = {"accept": "done", "reject": "deleted", "counter": "queued"}
 
 
 def _tr(text: str) -> str:
@@ -64,6 +70,10 @@ class ChangeDelegate(QStyledItemDelegate):
         page_width = metrics.horizontalAdvance(page) + _PAD_X if page else 0
         painter.setPen(muted)
         painter.drawText(first, middle | Qt.AlignmentFlag.AlignRight, page)
+        if row.verdict is not None and opt.widget is not None:
+            tone = text_colour if selected else QColor(chat_colors(opt.widget)[_VERDICT_TONE[row.verdict]])
+            room = first.adjusted(0, 0, -page_width, 0)
+            page_width += _badge(painter, room, verdict_label(row.verdict), tone)
 
         bold = QFont(opt.font)
         bold.setBold(True)
@@ -101,3 +111,20 @@ class ChangeDelegate(QStyledItemDelegate):
         elided = metrics.elidedText(details, Qt.TextElideMode.ElideRight, where.width())
         painter.drawText(where, middle | Qt.AlignmentFlag.AlignLeft, elided)
         painter.restore()
+
+
+def _badge(painter: QPainter, line: QRect, text: str, tone: QColor) -> int:
+    """Draw ``text`` as an outlined badge at the right end of ``line``; the width it took."""
+    font = QFont(painter.font())
+    font.setBold(True)
+    font.setPointSizeF(max(font.pointSizeF() * 0.85, 6.0))
+    width = QFontMetrics(font).horizontalAdvance(text) + 2 * _BADGE_PAD
+    box = QRect(line.right() - width, line.top(), width, line.height())
+    painter.save()
+    painter.setFont(font)
+    painter.setPen(tone)
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    painter.drawRoundedRect(box.adjusted(0, 1, -1, -1), 4, 4)
+    painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
+    painter.restore()
+    return width + _PAD_X

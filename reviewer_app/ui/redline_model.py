@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import bisect
 import functools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +22,7 @@ from PySide6.QtCore import (
     Qt,
 )
 
+from ..agent.triage import Recommendation
 from ..docx.reviewer import DocxReviewer
 from ..docx.xmlutil import W, is_on
 from .comment_thread_widget import format_comment_date
@@ -30,6 +31,8 @@ from .pageview.sections import parse_section, section_elements
 
 #: 0-based page of a block (as ``PageIndex.page_of_block`` answers), None when not laid out
 PageLookup = Callable[[str], int | None]
+#: the agent's current recommendations for a change listing (``Triage.current``), by change id
+RecommendationLookup = Callable[[list[dict[str, Any]]], Mapping[str, Recommendation]]
 
 #: the change id of a row
 CHANGE_ID_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -99,6 +102,11 @@ def type_labels() -> dict[tuple[str, bool], str]:
     out[("deletion", True)] = _tr("Moved from")
     out[("insertion", True)] = _tr("Moved to")
     return out
+
+
+def verdict_label(verdict: str) -> str:
+    """The badge word for a recommendation (Agent ▸ Triage Their Changes)."""
+    return {"accept": _tr("Accept"), "reject": _tr("Reject"), "counter": _tr("Counter")}[verdict]
 
 
 def category_of(change_type: str, moved: bool) -> str:
@@ -244,15 +252,21 @@ class ChangeRow:
     section_path: str
     block_id: str | None
     page: int | None = None
+    #: the agent's recommendation (accept / reject / counter) and its reason, when it gave one
+    verdict: str | None = None
+    verdict_reason: str = ""
 
 
-def build_rows(reviewer: DocxReviewer) -> list[ChangeRow]:
-    """Every change of the document, main story first, with its section (pages come later)."""
+def build_rows(reviewer: DocxReviewer, recommend: RecommendationLookup | None = None) -> list[ChangeRow]:
+    """Every change of the document, main story first, with its section (pages come later) and
+    the agent's recommendation for it when ``recommend`` has one."""
     sections: SectionIndex | None = None
     places: dict[str, str] | None = None
     labels = type_labels()
     rows = []
-    for change in reviewer.change_details():
+    changes = reviewer.change_details()
+    advice = recommend(changes) if recommend is not None else {}
+    for change in changes:
         block_id = change["locationBlockId"]
         if change["story"].get("type") == "main":
             sections = sections or SectionIndex(reviewer)
@@ -261,6 +275,7 @@ def build_rows(reviewer: DocxReviewer) -> list[ChangeRow]:
             places = header_footer_places(reviewer) if places is None else places
             section = path = _story_label(change["story"], places)
         kind, moved, text, date = change["type"], change["moved"], change["text"], change["date"]
+        recommendation = advice.get(change["id"])
         rows.append(
             ChangeRow(
                 id=change["id"],
@@ -274,6 +289,8 @@ def build_rows(reviewer: DocxReviewer) -> list[ChangeRow]:
                 section=section,
                 section_path=path,
                 block_id=block_id,
+                verdict=recommendation.verdict if recommendation is not None else None,
+                verdict_reason=recommendation.reason if recommendation is not None else "",
             )
         )
     return rows
@@ -358,8 +375,20 @@ class RedlineModel(QAbstractListModel):
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
             return describe(row)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return "\n".join(part for part in (row.tooltip, row.section_path, row.date_text) if part)
+            parts = (row.tooltip, row.section_path, row.date_text, recommendation_text(row))
+            return "\n".join(part for part in parts if part)
         return None
+
+    def recommended(self, verdict: str) -> list[str]:
+        """The changes the agent recommends ``verdict`` for, whatever the filters, in list order."""
+        return [row.id for row in self.all_rows if row.verdict == verdict]
+
+
+def recommendation_text(row: ChangeRow) -> str:
+    """ "Recommended: Reject. <reason>" for a row the agent gave a recommendation for, else ""."""
+    if row.verdict is None:
+        return ""
+    return _tr("Recommended: {0}. {1}").format(verdict_label(row.verdict), row.verdict_reason).strip()
 
 
 def describe(row: ChangeRow) -> str:
@@ -368,6 +397,7 @@ def describe(row: ChangeRow) -> str:
     parts.append(row.section)
     if row.page is not None:
         parts.append(_tr("page {0}").format(row.page))
+    parts.append(recommendation_text(row))
     return " · ".join(part for part in parts if part)
 
 

@@ -11,6 +11,10 @@ Keyboard, while the list has focus: Enter shows the current change in the docume
 and R rejects the selected changes; the Review menu uses :meth:`RedlinePanel.next_change` and
 :meth:`RedlinePanel.previous_change`.
 
+The agent's recommendations (Agent ▸ Triage Their Changes) come from :attr:`RedlinePanel.recommend`
+and show on their changes; "Accept recommended" and "Reject recommended", shown while there
+are recommendations, accept (reject) exactly the changes recommended so, as one Undo step each.
+
 Selection sync with the page view: :attr:`RedlinePanel.change_selected` is emitted when the
 person picks a change here; :meth:`RedlinePanel.select_change` selects one picked elsewhere
 without emitting, so the two views never bounce a selection between them.
@@ -44,6 +48,7 @@ from .redline_filters import RedlineFilterBar
 from .redline_model import (
     CHANGE_ID_ROLE,
     PageLookup,
+    RecommendationLookup,
     RedlineModel,
     build_rows,
     merged_ranges,
@@ -79,6 +84,8 @@ class RedlinePanel(QWidget):
         self._pages_ready = False
         self._quiet = 0  # >0 while the panel itself moves the selection (see _quietly)
         self._announced: str | None = None  # the change the page view was last told about
+        #: the agent's recommendations for the changes listed (set by the triage command)
+        self.recommend: RecommendationLookup | None = None
         #: seconds the last rebuild took (the panel keeps it under ~50 ms on a 300-page contract)
         self.last_refresh_seconds = 0.0
         self.model = RedlineModel(self)
@@ -104,6 +111,19 @@ class RedlinePanel(QWidget):
         actions.addStretch(1)
         actions.addWidget(self.accept_all_button)
         actions.addWidget(self.reject_all_button)
+
+        self.accept_recommended_button = QPushButton(objectName="acceptRecommended")
+        self.accept_recommended_button.setToolTip(self.tr("Accept the changes the agent says to accept"))
+        self.accept_recommended_button.clicked.connect(self.accept_recommended)
+        self.reject_recommended_button = QPushButton(objectName="rejectRecommended")
+        self.reject_recommended_button.setToolTip(self.tr("Reject the changes the agent says to reject"))
+        self.reject_recommended_button.clicked.connect(self.reject_recommended)
+        self.recommended_row = QWidget()
+        recommended = QHBoxLayout(self.recommended_row)
+        recommended.setContentsMargins(0, 0, 0, 0)
+        recommended.addWidget(self.accept_recommended_button)
+        recommended.addWidget(self.reject_recommended_button)
+        recommended.addStretch(1)
 
         self.filters = RedlineFilterBar()
         self.filters.changed.connect(self._filters_changed)
@@ -144,6 +164,7 @@ class RedlinePanel(QWidget):
         layout.setContentsMargins(6, 6, 6, 6)
         layout.setSpacing(6)
         layout.addLayout(actions)
+        layout.addWidget(self.recommended_row)
         layout.addWidget(self.filters)
         layout.addWidget(self.stack, 1)
         layout.addWidget(self.count_label)
@@ -207,7 +228,7 @@ class RedlinePanel(QWidget):
         current = self.current_id()
         top = self._top_id()
         reviewer = self._controller.reviewer
-        self.model.set_rows(build_rows(reviewer) if reviewer is not None else [])
+        self.model.set_rows(build_rows(reviewer, self.recommend) if reviewer is not None else [])
         if self._pages_ready:
             self.model.set_pages(self._page_of_block)
         self._fill_filters()
@@ -290,6 +311,15 @@ class RedlinePanel(QWidget):
         has_changes = bool(self.model.all_rows)
         self.accept_all_button.setEnabled(has_changes)
         self.reject_all_button.setEnabled(has_changes)
+        to_accept, to_reject = len(self.model.recommended("accept")), len(self.model.recommended("reject"))
+        self.recommended_row.setVisible(any(row.verdict for row in self.model.all_rows))
+        for button, count, text in (
+            (self.accept_recommended_button, to_accept, self.tr("Accept recommended ({0})")),
+            (self.reject_recommended_button, to_reject, self.tr("Reject recommended ({0})")),
+        ):
+            button.setText(text.format(count))
+            button.setAccessibleName(button.text())
+            button.setEnabled(count > 0)
 
     # ------------------------------------------------------------------ selection
     def selected_ids(self) -> list[str]:
@@ -407,3 +437,13 @@ class RedlinePanel(QWidget):
     def reject_all(self, author: str | None = None) -> int:
         """Reject every change in the document (or every change by ``author``), whatever the filters."""
         return self._controller.reject_all(author) if self.model.all_rows else 0
+
+    def accept_recommended(self) -> int:
+        """Accept exactly the changes the agent recommends accepting, as one Undo step."""
+        ids = self.model.recommended("accept")
+        return self._controller.accept_changes(ids) if ids else 0
+
+    def reject_recommended(self) -> int:
+        """Reject exactly the changes the agent recommends rejecting, as one Undo step."""
+        ids = self.model.recommended("reject")
+        return self._controller.reject_changes(ids) if ids else 0
