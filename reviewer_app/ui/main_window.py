@@ -37,6 +37,7 @@ from .drafting import Drafting
 from .file_commands import FileCommands
 from .find_bar import FindBar
 from .first_run import NameDialog, ask_name
+from .go_to_dialog import GoToDialog
 from .help_dialogs import open_log_folder, show_about, show_shortcuts
 from .logging_setup import log_folder
 from .macro_notice import MacroNotice
@@ -180,6 +181,7 @@ class MainWindow(QMainWindow):
         for action, theme in ((a.theme_system, "system"), (a.theme_light, "light"), (a.theme_dark, "dark")):
             connect(action, lambda t=theme: self.services.set_theme(t))
         connect(a.find, self.find_bar.open_bar)
+        connect(a.go_to, lambda: GoToDialog(self.controller, self.page_view, self).open())
         connect(a.add_comment, self._add_comment)
         connect(a.settings, self.show_settings)
         connect(a.previous_change, self.docks.redline.previous_change)

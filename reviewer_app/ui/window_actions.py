@@ -56,6 +56,7 @@ class WindowActions:
     undo: QAction
     redo: QAction
     find: QAction
+    go_to: QAction
     edit_paragraph: QAction
     insert_paragraph: QAction
     delete_paragraph: QAction
@@ -72,6 +73,7 @@ class WindowActions:
     zoom_100: QAction
     fit_width: QAction
     fit_page: QAction
+    navigation_pane: QAction
     markup_all: QAction
     markup_none: QAction
     markup_original: QAction
@@ -92,7 +94,7 @@ class WindowActions:
     def document_actions(self) -> list[QAction]:
         """Commands that need an open document (disabled without one)."""
         names = (
-            "save save_as export_pdf compare_with close find edit_paragraph insert_paragraph "
+            "save save_as export_pdf compare_with close find go_to edit_paragraph insert_paragraph "
             "delete_paragraph add_comment previous_change next_change accept_change reject_change "
             "accept_all reject_all offer_version"
         )
@@ -126,6 +128,7 @@ def create_actions(parent: QMainWindow) -> WindowActions:
         undo=_action(parent, "undo", tr("&Undo"), Std.Undo),
         redo=_action(parent, "redo", tr("&Redo"), Std.Redo),
         find=_action(parent, "find", tr("&Find…"), Std.Find, tr("Find text in the document")),
+        go_to=_action(parent, "go_to", tr("&Go To…"), "Ctrl+G", tr("Go to a clause number or a page")),
         edit_paragraph=_action(
             parent,
             "edit_paragraph",
@@ -166,6 +169,14 @@ def create_actions(parent: QMainWindow) -> WindowActions:
         zoom_100=_action(parent, "zoom_100", tr("&Actual Size"), "Ctrl+0"),
         fit_width=_action(parent, "fit_width", tr("Fit &Width"), "Ctrl+1", checkable=True),
         fit_page=_action(parent, "fit_page", tr("Fit &Page"), "Ctrl+2", checkable=True),
+        navigation_pane=_action(
+            parent,
+            "navigation_pane",
+            tr("&Navigation Pane"),
+            None,
+            tr("Show the headings and numbered clauses, to go to one"),
+            checkable=True,
+        ),
         markup_all=_action(parent, "markup_all", tr("All &Markup"), "Ctrl+Alt+1", checkable=True),
         markup_none=_action(
             parent, "markup_none", tr("&No Markup (as accepted)"), "Ctrl+Alt+2", checkable=True
@@ -299,6 +310,7 @@ def build_menus(window: QMainWindow, a: WindowActions, recent_menu: QMenu) -> di
             a.redo,
             None,
             a.find,
+            a.go_to,
             None,
             a.edit_paragraph,
             a.insert_paragraph,
@@ -331,6 +343,8 @@ def build_menus(window: QMainWindow, a: WindowActions, recent_menu: QMenu) -> di
             a.zoom_100,
             a.fit_width,
             a.fit_page,
+            None,
+            a.navigation_pane,
             None,
             a.markup_all,
             a.markup_none,

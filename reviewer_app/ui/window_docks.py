@@ -4,7 +4,7 @@ Selecting a change in the redline panel shows it on the page, clicking it on the
 its row; the same for comments. Picking a finding in the Checks panel shows its range. Page
 numbers reach the panels once the layout has placed every block. Each panel is a dock the
 person can move, float or hide (View menu); Review ▸ Check Document (Ctrl+Alt+K) brings the
-Checks panel forward.
+Checks panel forward. The navigation pane (View ▸ Navigation Pane) docks left, hidden until asked for.
 """
 
 from __future__ import annotations
@@ -19,10 +19,15 @@ from PySide6.QtWidgets import QDockWidget, QWidget
 
 from .checks_panel import ChecksPanel
 from .comments_panel import CommentsPanel
+from .navigation_pane import NavigationPane
 from .redline_panel import RedlinePanel
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
+
+
+#: width the navigation pane opens at (px): a clause number and the start of its words
+_NAVIGATION_WIDTH = 280
 
 
 @dataclass
@@ -36,15 +41,20 @@ class Docks:
     checks: ChecksPanel
     checks_dock: QDockWidget
     check_document: QAction
+    navigation: NavigationPane
+    navigation_dock: QDockWidget
 
 
-def _dock(window: MainWindow, name: str, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+def _dock(
+    window: MainWindow, name: str, title: str, widget: QWidget, area: Qt.DockWidgetArea, in_menu: bool = True
+) -> QDockWidget:
     dock = QDockWidget(title, window)
     dock.setObjectName(name)
     dock.setWidget(widget)
     dock.setAllowedAreas(Qt.DockWidgetArea.LeftDockWidgetArea | Qt.DockWidgetArea.RightDockWidgetArea)
     window.addDockWidget(area, dock)
-    window.menus["view"].addAction(dock.toggleViewAction())
+    if in_menu:
+        window.menus["view"].addAction(dock.toggleViewAction())
     return dock
 
 
@@ -76,7 +86,48 @@ def build_docks(window: MainWindow) -> Docks:
     view.comment_clicked.connect(lambda _id: (comments_dock.show(), comments_dock.raise_()))
     view.layout_finished.connect(lambda: redline.set_page_lookup(page_of_block))
     view.layout_finished.connect(comments.refresh)
-    return Docks(redline, comments, redline_dock, comments_dock, checks, checks_dock, check_document)
+    navigation, navigation_dock = _navigation(window)
+    return Docks(
+        redline,
+        comments,
+        redline_dock,
+        comments_dock,
+        checks,
+        checks_dock,
+        check_document,
+        navigation,
+        navigation_dock,
+    )
+
+
+def _navigation(window: MainWindow) -> tuple[NavigationPane, QDockWidget]:
+    """The navigation pane, docked left beside the page (right of the chat) and hidden; View ▸
+    Navigation Pane shows and hides it."""
+    pane = NavigationPane(window.controller, window.page_view)
+    dock = _dock(
+        window,
+        "navigationDock",
+        window.tr("Navigation"),
+        pane,
+        Qt.DockWidgetArea.LeftDockWidgetArea,
+        in_menu=False,
+    )
+    window.splitDockWidget(window.chat_dock, dock, Qt.Orientation.Horizontal)
+    dock.visibilityChanged.connect(pane.set_active)
+    dock.hide()
+    action = window.actions.navigation_pane
+
+    def show(on: bool) -> None:
+        dock.setVisible(on)
+        if on:
+            dock.raise_()
+            if dock.width() < _NAVIGATION_WIDTH:  # a new dock starts a sliver wide beside the chat
+                window.resizeDocks([dock], [_NAVIGATION_WIDTH], Qt.Orientation.Horizontal)
+
+    action.toggled.connect(show)
+    # the dock's own close button and a restored window state move the menu's check mark
+    dock.toggleViewAction().toggled.connect(action.setChecked)
+    return pane, dock
 
 
 def _checks(

@@ -387,6 +387,12 @@ class PageView(PageInteraction, CaretInteraction, PageNavigation, QAbstractScrol
         self.viewport().update()
         return True
 
+    def block_offset(self, block_id: str) -> float | None:
+        """How far below the viewport's top the block's first line is now, in pixels (negative:
+        scrolled past; None: not laid out). The navigation pane finds the clause being read with it."""
+        y = self._block_y(block_id)
+        return None if y is None else y - self.verticalScrollBar().value()
+
     def _block_y(self, block_id: str) -> float | None:
         """Where the block's first line of text is, in content pixels (None when not laid out)."""
         layout = self._layout
