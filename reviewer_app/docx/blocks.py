@@ -69,6 +69,8 @@ class Block:
     mark_inserted: bool = False
     notes_before: tuple[int, int] = (0, 0)
     has_field_chars: bool = False
+    #: pending deleted (or moved-away) content: the checks read its original text only then
+    has_removed_text: bool = False
     cached_hash: str | None = None  # filled by text_hash on first use
     cached_view: dict[str, Any] | None = None  # filled by agent_view on first use
 
@@ -277,6 +279,7 @@ class BodyWalker:
             mark_inserted=extracted.mark_inserted,
             notes_before=notes_before,
             has_field_chars=extracted.has_field_chars,
+            has_removed_text=extracted.has_removed_text,
             table=self._table_location(paragraph_index),
         )
         self.describe(block, ppr)

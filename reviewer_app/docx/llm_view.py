@@ -147,6 +147,18 @@ def _visible_deleted(el: etree._Element, container: etree._Element) -> bool:
     return True
 
 
+def original_text(block: Block) -> str:
+    """The text of a paragraph block as it was before its pending changes: deleted text kept,
+    inserted text left out. The same walk as the view's segments, so it reads deletions by the
+    same rules; the contract checks compare it with the block's text to see what a deletion took.
+    """
+    if block.element is None:
+        return block.text
+    walk = _ViewWalk(FieldState(), NoteNumbers(*block.notes_before))
+    walk.content(block.element)
+    return "".join(seg[1] for seg in walk.segments if seg[0] in ("text", "delete"))
+
+
 # ----------------------------------------------------------------- comment threads
 @dataclass(slots=True)
 class _Thread:

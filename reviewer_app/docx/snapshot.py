@@ -230,6 +230,7 @@ class SnapshotCache:
         new.cached_view = None
         new.structural_boundaries = fresh.boundaries
         new.mark_inserted = fresh.mark_inserted
+        new.has_removed_text = fresh.has_removed_text
         self._blocks[index] = new
         if self._anchors is not None:
             self._update_anchor(old, new, index)

@@ -74,6 +74,7 @@ class ParagraphText:
     mark_inserted: bool
     has_field_chars: bool = False
     pieces: list[Piece] | None = None
+    has_removed_text: bool = False  # pending deleted or moved-away content
 
 
 _R, _T, _BR, _SDT, _SDT_CONTENT = W + "r", W + "t", W + "br", W + "sdt", W + "sdtContent"
@@ -104,7 +105,17 @@ class TextWalk:
     every clean-text rule instead of restating it.
     """
 
-    __slots__ = ("parts", "length", "boundaries", "fields", "notes", "pieces", "revision", "saw_field")
+    __slots__ = (
+        "parts",
+        "length",
+        "boundaries",
+        "fields",
+        "notes",
+        "pieces",
+        "revision",
+        "saw_field",
+        "saw_removed",
+    )
 
     def __init__(self, fields: FieldState, notes: NoteNumbers, collect: bool) -> None:
         self.parts: list[str] = []
@@ -115,6 +126,7 @@ class TextWalk:
         self.pieces: list[Piece] | None = [] if collect else None
         self.revision: etree._Element | None = None
         self.saw_field = False
+        self.saw_removed = False
 
     def emit(self, text: str, element: etree._Element, run: etree._Element | None, kind: str) -> None:
         start = self.length
@@ -156,6 +168,7 @@ class TextWalk:
 
     def removed(self, parent: etree._Element) -> None:
         """Deleted content shows no text, but its field characters still open and close fields."""
+        self.saw_removed = True
         for el in parent.iter(_FLD_CHAR):
             self.field_char(el)
 
@@ -331,4 +344,6 @@ def paragraph_text(
     walk.content(p)
     deleted, inserted = paragraph_mark_state(p)
     boundaries = walk.boundaries or _NO_BOUNDARIES
-    return ParagraphText("".join(walk.parts), boundaries, deleted, inserted, walk.saw_field, walk.pieces)
+    return ParagraphText(
+        "".join(walk.parts), boundaries, deleted, inserted, walk.saw_field, walk.pieces, walk.saw_removed
+    )

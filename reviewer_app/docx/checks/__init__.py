@@ -29,7 +29,8 @@ def check_reviewer(
         source = open_resolved(reviewer, "base", "original", copy=True)
     elif not original and changes_block_structure(reviewer.document):
         source = open_resolved(reviewer, "base", "final", copy=True)
-    return (checker or Checker()).check(source.snapshot(), source.document.body)
+    pending = None if original else reviewer.snapshot()  # where deleted definitions are read
+    return (checker or Checker()).check(source.snapshot(), source.document.body, pending)
 
 
 _CHECKERS: WeakKeyDictionary[DocxReviewer, Checker] = WeakKeyDictionary()

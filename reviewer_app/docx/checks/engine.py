@@ -24,12 +24,12 @@ from ..blocks import Block
 from ..snapshot import Snapshot
 from ..xmlutil import W
 from . import blanks, definitions, fields, numbers, terms, xrefs
+from .clauses import ClauseTracker
 from .definitions import Definition
 from .model import Finding, sort_key
+from .removed import RemovedDefinitions
 from .words import Token, tokens
 
-_DEFINITIONS_HEADING = re.compile(r"\b(?:definitions?|interpretation|defined terms)\b", re.I)
-_PARTIES_HEADING = re.compile(r"^\s*(?:the\s+)?parties\b", re.I)
 _SIGNATURE_LABEL = re.compile(r"^\s*([A-Z][A-Z ]{2,30}):")
 _COMPANY = re.compile(
     r"\b(?:Ltd|Limited|Inc|LLC|L\.L\.C|PLC|plc|LLP|Corporation|Corp|GmbH|S\.A|N\.V|B\.V|AG|SE)\b\.?"
@@ -128,10 +128,15 @@ class Checker:
         self._gaps: list[Finding] | None = None
         self._fields: tuple[etree._Element, list[Finding], dict[etree._Element, set[str]]] | None = None
         self._stale: set[str] = set()  # document-wide results the blocks changed may alter
+        self._removed = RemovedDefinitions()
 
-    def check(self, snapshot: Snapshot, body: etree._Element | None = None) -> list[Finding]:
+    def check(
+        self, snapshot: Snapshot, body: etree._Element | None = None, pending: Snapshot | None = None
+    ) -> list[Finding]:
         """Findings of ``snapshot`` in document order; ``body`` (the live ``w:body``) adds the
-        REF-field checks, which need the XML."""
+        REF-field checks, which need the XML. ``pending`` is the snapshot holding the tracked
+        changes when ``snapshot`` is a copy with them accepted (deleted definitions are read
+        from it); by default ``snapshot`` holds them itself."""
         blocks = [b for b in snapshot.blocks if b.kind != "diagnostic" and b.normalized]
         changed = self._changed(blocks)
         self._stale = set()
@@ -143,7 +148,8 @@ class Checker:
                     self._swap(position, blocks[position])
             self._blocks = blocks
             found = [finding for local in self._local.values() for finding in local]
-            found.extend(self._term_findings(changed))
+            removed = self._removed.terms((pending or snapshot).blocks)
+            found.extend(self._term_findings(changed, removed))
             found.extend(self._reference_findings(changed))
             found.extend(self._numbering_gaps(changed))
             if body is not None:
@@ -220,20 +226,14 @@ class Checker:
     ) -> Iterator[tuple[str | None, bool, bool, bool, bool]]:
         """What each block's facts depend on besides the block: its shown label, whether it is
         a table's first column, in a definitions clause, where parties are defined, the first."""
-        in_definitions: int | None = None
-        in_parties = False
+        clause = ClauseTracker()
         for position, block in enumerate(blocks):
-            if block.heading_level is not None and len(block.text.split()) <= 10:
-                if in_definitions is not None and block.heading_level <= in_definitions:
-                    in_definitions = None
-                if _DEFINITIONS_HEADING.search(block.text):
-                    in_definitions = block.heading_level
-                in_parties = bool(_PARTIES_HEADING.match(block.text))
+            clause.read(block)
             yield (
                 labels.get(block.id, block.display_label),
                 bool(block.table and block.table.get("gridColumnIndex") == 0),
-                in_definitions is not None,
-                position < _PREAMBLE_BLOCKS or in_parties,
+                clause.in_definitions,
+                position < _PREAMBLE_BLOCKS or clause.in_parties,
                 position == 0,
             )
 
@@ -268,17 +268,20 @@ class Checker:
         return None if self._index is None else self._index.shape
 
     # ------------------------------------------------------------- terms and parties
-    def _term_findings(self, changed: list[int] | None) -> list[Finding]:
+    def _term_findings(self, changed: list[int] | None, removed: dict[terms.Term, str]) -> list[Finding]:
+        """Term and party findings; ``removed`` (terms whose definitions a pending deletion took
+        out) are known terms, so their uses are found whole however they are capitalised."""
         definitions = [(p, d) for p, found in sorted(self._definitions.items()) for d in found]
         labels = [self._labels[p] for p in sorted(self._labels)]
         known = {terms.as_term(d.term) for _, d in definitions}
         known.update(terms.as_term(label) for label in labels)
         parties = {t for t in known if len(t) == 1 and t[0] in _ROLES}
         parties.update(*self._party_names.values())
-        index = terms.build_index(definitions, labels, parties)
+        index = terms.build_index(definitions, labels, parties, removed)
         shape = index.shape
         if self._index is not None and shape == self._index.shape:
             self._index.defined = index.defined  # same terms: keep the lookup tables
+            self._index.removed = index.removed
             index = self._index
         else:
             index.finish()

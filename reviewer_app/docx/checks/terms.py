@@ -157,10 +157,13 @@ class TermIndex:
     ``shape`` (the known, defined and party terms as sets) is all a block's
     :class:`BlockTerms` depend on: while it stays the same, so do they, and an index of the
     same shape is reused with its lookup tables. ``defined`` also records where each term is
-    defined, which edits elsewhere move, so it is refreshed on every check.
+    defined, which edits elsewhere move, so it is refreshed on every check, as is ``removed``
+    (terms whose definition a pending deletion took out, with the block it was in: known, so
+    their uses are found, and reported while used and defined nowhere else).
     """
 
     defined: dict[Term, list[tuple[int, Definition]]] = field(default_factory=dict)
+    removed: dict[Term, str] = field(default_factory=dict)
     known: set[Term] = field(default_factory=set)
     parties: set[Term] = field(default_factory=set)
     by_first: dict[str, list[Term]] = field(default_factory=dict)
@@ -220,16 +223,21 @@ def as_term(phrase: str) -> Term:
 
 
 def build_index(
-    definitions: Iterable[tuple[int, Definition]], labels: Iterable[str], parties: set[Term]
+    definitions: Iterable[tuple[int, Definition]],
+    labels: Iterable[str],
+    parties: set[Term],
+    removed: dict[Term, str] | None = None,
 ) -> TermIndex:
-    """Collect definitions (with the position of their block) and labels (known but not
-    checked for use); the lookup tables are built by :meth:`TermIndex.finish`."""
-    index = TermIndex(parties=set(parties))
+    """Collect definitions (with the position of their block), labels (known but not checked
+    for use) and terms whose definition a pending deletion removed; the lookup tables are built
+    by :meth:`TermIndex.finish`."""
+    index = TermIndex(parties=set(parties), removed=dict(removed or {}))
     for position, definition in definitions:
         index.defined.setdefault(as_term(definition.term), []).append((position, definition))
     index.known.update(index.defined)
     index.known.update(as_term(label) for label in labels)
     index.known.update(parties)
+    index.known.update(index.removed)
     return index
 
 
@@ -323,13 +331,16 @@ def near_miss(block: TermBlock, index: TermIndex, position: int) -> tuple[Term, 
     """A term that the free token at ``position`` misspells by one letter, as (term, start, end,
     replacement); None when the word is known or not a near miss. Whether the word is an
     ordinary one the document writes in lower case is for the caller to ask (see
-    :func:`findings`), as the rest of the document decides it."""
+    :func:`findings`), as the rest of the document decides it. When the word misspells more
+    than one (``Cusotmer Content``: the party ``Customer`` and the term ``Customer Content``),
+    a party name wins, then the longest term, whatever order sets iterate in."""
     tokens = block.tokens
     token = tokens[position]
     base = token.base
     low = base.lower()
     if len(base) < 5 or not base[0].isupper() or base.isupper() or any(ch.isdigit() for ch in base):
         return None
+    found: list[tuple[Term, int, int, str]] = []
     for key in deletion_keys(low):
         for term, slot in index.by_key.get(key, ()):
             word = term[slot]
@@ -345,9 +356,10 @@ def near_miss(block: TermBlock, index: TermIndex, position: int) -> tuple[Term, 
                 k == slot or _word_matches(t, w, k == len(term) - 1)
                 for k, (t, w) in enumerate(zip(span, term, strict=True))
             ):
-                start, end = token.start, token.start + len(base)
-                return term, start, end, word
-    return None
+                found.append((term, token.start, token.start + len(base), word))
+    if not found:
+        return None
+    return min(found, key=lambda miss: (miss[0] not in index.parties, -len(miss[0]), miss[0]))
 
 
 def capitalised_runs(block: TermBlock, free: list[int]) -> list[tuple[int, int]]:
@@ -530,28 +542,43 @@ def findings(
         if not uses[term] and " ".join(term) in labels:
             uses[term] += 1  # used in a title or heading ("Business Associate Agreement")
     found.extend(_definition_findings(block_at, index, uses, totals.sites))
+    for term in index.removed:
+        places = [(p, *site) for p, site in sorted(totals.sites.get(term, {}).items())]
+        if term not in index.defined and places:
+            message = (
+                f"The definition of “{' '.join(term)}” is deleted by a tracked change, "
+                f"but the term is still used ({totals.uses[term]} uses)."
+            )
+            found.append(_undefined(block_at, term, places, message))
     if report_undefined and len(index.defined) >= 3:
         for term, places in undefined.items():
             if term in ordinary and len(places) >= (2 if len(term) > 1 else 3):
-                position, start, end = places[0]
-                block = block_at(position)
-                phrase = " ".join(term)
-                found.append(
-                    Finding(
-                        "terms",
-                        "undefinedTerm",
-                        "warning",
-                        f"“{phrase}” is capitalised like a defined term ({len(places)} uses) "
-                        "but is never defined.",
-                        block.id,
-                        start,
-                        end,
-                        block.text[start:end],
-                        phrase,
-                        related=tuple(dict.fromkeys(block_at(p).id for p, _, _ in places[1:6])),
-                    )
+                message = (
+                    f"“{' '.join(term)}” is capitalised like a defined term ({len(places)} uses) "
+                    "but is never defined."
                 )
+                found.append(_undefined(block_at, term, places, message))
     return found
+
+
+def _undefined(
+    block_at: Callable[[int], TermBlock], term: Term, places: list[tuple[int, int, int]], message: str
+) -> Finding:
+    """An undefined term, reported at its first use (``places``: block positions and ranges)."""
+    position, start, end = places[0]
+    block = block_at(position)
+    return Finding(
+        "terms",
+        "undefinedTerm",
+        "warning",
+        message,
+        block.id,
+        start,
+        end,
+        block.text[start:end],
+        " ".join(term),
+        related=tuple(dict.fromkeys(block_at(p).id for p, _, _ in places[1:6])),
+    )
 
 
 def _kind(term: Term, index: TermIndex) -> str:
