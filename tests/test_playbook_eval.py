@@ -59,4 +59,5 @@ def test_the_harness_scores_a_scripted_review_of_two_contracts(tmp_path: Path) -
         "unanswered": 0,
     }
     assert report["tokens"]["input"] > 0
-    assert report["record_finding_overhead"]["median_ms"] > 0
+    overhead = report["record_finding_overhead"][0]  # the longest of the two contracts
+    assert overhead["document"] == "nda-7.docx" and overhead["kept"]["median_ms"] > 0

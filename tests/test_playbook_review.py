@@ -19,16 +19,26 @@ from typing import Any
 import pytest
 
 from reviewer_app.agent import create_review_queue_bridge, create_reviewer_bridge
+from reviewer_app.agent.context_budget import estimate_tokens
 from reviewer_app.agent.playbook.findings_store import FindingsStore
-from reviewer_app.agent.playbook.model import PlaybookReview
-from reviewer_app.agent.playbook.playbook_turn import PlaybookRun
+from reviewer_app.agent.playbook.model import Playbook, PlaybookReview, Position
+from reviewer_app.agent.playbook.playbook_turn import TASK_SHARE, PlaybookRun, task_text
 from reviewer_app.agent.playbook.record_finding import RECORD_FINDING
 from reviewer_app.agent.session import AgentSession
+from reviewer_app.agent.settings import AgentSettings
 from reviewer_app.agent.tools import TOOL_NAMES
 from reviewer_app.docx import DocxReviewer
 from tests import agent_fixtures
 from tests.checkers import schema_errors
-from tests.fake_anthropic import FakeAnthropic, fast_settings, reply, result_text, tool, tool_results
+from tests.fake_anthropic import (
+    TEST_KEY,
+    FakeAnthropic,
+    fast_settings,
+    reply,
+    result_text,
+    tool,
+    tool_results,
+)
 from tests.playbook_fixtures import (
     LAW,
     LAW_TEXT,
@@ -298,3 +308,30 @@ def test_silence_needs_no_citation(status: str) -> None:
     ]
     run, _, _, _ = _run(script)
     assert run.review.findings["law"].status == status
+
+
+def test_a_small_context_window_gives_each_turn_fewer_positions() -> None:
+    positions = tuple(
+        Position(
+            id=f"p{i}", title=f"Position {i}", question="What does it say? " * 10, standard="Standard. " * 30
+        )
+        for i in range(12)
+    )
+    review = PlaybookReview(Playbook("Long playbook", "NDA", positions))
+    bridge = create_reviewer_bridge(DocxReviewer.from_bytes(NDA))
+
+    def run_with(window: int) -> PlaybookRun:
+        settings = AgentSettings(
+            base_url="http://127.0.0.1:9", api_key=TEST_KEY, model="m", context_window=window
+        )
+        return PlaybookRun(AgentSession(bridge, settings), review)
+
+    small, large = run_with(8192), run_with(200_000)
+    assert len(large.next_chunk()) == 12  # all of them: 40 tool calls afford 13 positions
+    chunk = small.next_chunk()
+    assert 1 <= len(chunk) < 12
+    assert estimate_tokens(task_text(review, chunk)) <= small.session.budget.input_limit * TASK_SHARE
+    assert (
+        estimate_tokens(task_text(review, positions[: len(chunk) + 1]))
+        > small.session.budget.input_limit * TASK_SHARE
+    )

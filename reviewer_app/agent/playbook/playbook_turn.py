@@ -147,4 +147,4 @@ class PlaybookRun:
             self.save(self.review)
 
 
-__all__ = ["CALLS_PER_POSITION", "PlaybookRun", "task_text"]
+__all__ = ["CALLS_PER_POSITION", "TASK_SHARE", "PlaybookRun", "task_text"]
