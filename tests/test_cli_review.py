@@ -24,7 +24,7 @@ from reviewer_app.agent.transcript import document_identity
 from reviewer_app.cli import main
 from reviewer_app.docx import DocxReviewer
 from tests import agent_fixtures
-from tests.fake_anthropic import TEST_KEY, FakeAnthropic, reply, tool
+from tests.fake_anthropic import TEST_KEY, FakeAnthropic, Status, reply, tool
 from tests.playbook_fixtures import LAW, LAW_TEXT, NDA, PLAYBOOK, TERM, USE, cite, finding
 
 free_documents = agent_fixtures.free_documents
@@ -178,3 +178,21 @@ def test_a_bad_playbook_or_issues_name_is_refused_before_any_work(
         err
         == f'reviewer: cannot write "{tmp_path / "issues.txt"}": the issues list is a .docx or a .csv file.\n'
     )
+
+
+def test_a_model_failure_exits_3_and_keeps_the_findings_recorded_before(
+    files: tuple[Path, Path], tmp_path: Path, api_key: str, capsys: Any
+) -> None:
+    out, issues = tmp_path / "partial.docx", tmp_path / "issues.csv"
+    script = [
+        reply("Recording.", tool(RECORD_FINDING, finding("law", "meets", cite(LAW, LAW_TEXT)))),
+        Status(401, message="key revoked"),
+    ]
+    code, _ = _review(files, "-o", str(out), "--issues", str(issues), script=script)
+    captured = capsys.readouterr()
+    assert code == 3, captured.err
+    assert "refused the request" in captured.err and "2 of 3 positions were not answered." in captured.err
+    saved = FindingsStore().load(out, document_identity(DocxReviewer.open(out)))
+    assert saved is not None and list(saved.findings) == ["law"]
+    with issues.open(encoding="utf-8-sig", newline="") as handle:
+        assert [r["Status"] for r in csv.DictReader(handle)] == ["Unanswered", "Unanswered", "Meets"]
