@@ -16,7 +16,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from reviewer_app.agent import create_review_queue_bridge
+from reviewer_app.agent import create_review_queue_bridge, create_reviewer_bridge
 from reviewer_app.agent.prompt import FENCE_TAG
 from reviewer_app.agent.recommend_change import RECOMMEND_CHANGE, recommend_change_tool
 from reviewer_app.agent.session import AgentSession
@@ -219,3 +219,24 @@ def test_recommendations_are_saved_privately_with_the_conversation_and_follow_th
 
     saved.write_text("{not json", encoding="utf-8")  # unreadable: no triage, never a crash
     assert store.triage_for(DocxReviewer.open(path, author="Me"), lambda: {"Me"}).recommendations == {}
+
+
+def test_in_tracked_mode_a_counter_is_made_at_once_as_our_tracked_change(tmp_path: Path) -> None:
+    reviewer = DocxReviewer.from_bytes(their_redline(), author="Reviewer Agent")
+    bridge = create_reviewer_bridge(reviewer)
+    triage = Triage(lambda: {"Me", "Reviewer Agent"})
+    script = [
+        reply(_recommend(NINETY_INSERTED, "counter", "Too long.", counterText="sixty")),
+        reply("Countered the payment term."),
+    ]
+    events, server, _session = _run(script, bridge, triage)
+    assert (
+        json.loads(result_text(tool_results(server.requests[1].body)[0]))["counter"]
+        == "made as a tracked change"
+    )
+    assert reviewer.snapshot().blocks[0].text == "Payment is due within sixty days of invoice."
+    ours = [(c["type"], c["text"]) for c in reviewer.changes() if c["author"] == "Reviewer Agent"]
+    assert ours == [("deletion", "ninety"), ("insertion", "sixty")]
+    batches = [e for e in events if e.kind == "edit_batch"]
+    assert [row["status"] for b in batches for row in b.operations] == ["applied"]
+    assert triage.recommendations[NINETY_INSERTED].verdict == "counter"
