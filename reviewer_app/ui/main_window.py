@@ -41,6 +41,7 @@ from .go_to_dialog import GoToDialog
 from .help_dialogs import open_log_folder, show_about, show_shortcuts
 from .logging_setup import log_folder
 from .macro_notice import MacroNotice
+from .markup_menu import ReviewerMarkup
 from .pageview import PageView
 from .plurals import count_text
 from .recovery_dialog import offer_recovery
@@ -176,8 +177,7 @@ class MainWindow(QMainWindow):
         connect(a.fit_page, lambda: view.set_zoom("fit-page"))
         view.zoom_changed.connect(lambda _z: self._sync_zoom_actions())
         self._sync_zoom_actions()
-        for action, mode in ((a.markup_all, "all"), (a.markup_none, "none"), (a.markup_original, "original")):
-            connect(action, lambda m=mode: view.set_markup_mode(m))
+        self.markup = ReviewerMarkup(self)
         for action, theme in ((a.theme_system, "system"), (a.theme_light, "light"), (a.theme_dark, "dark")):
             connect(action, lambda t=theme: self.services.set_theme(t))
         connect(a.find, self.find_bar.open_bar)

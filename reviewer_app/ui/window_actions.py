@@ -67,6 +67,7 @@ class WindowActions:
     accept_change: QAction
     reject_change: QAction
     accept_all: QAction
+    accept_shown: QAction
     reject_all: QAction
     zoom_in: QAction
     zoom_out: QAction
@@ -75,6 +76,7 @@ class WindowActions:
     fit_page: QAction
     navigation_pane: QAction
     markup_all: QAction
+    markup_simple: QAction
     markup_none: QAction
     markup_original: QAction
     theme_system: QAction
@@ -96,7 +98,7 @@ class WindowActions:
         names = (
             "save save_as export_pdf compare_with close find go_to edit_paragraph insert_paragraph "
             "delete_paragraph add_comment previous_change next_change accept_change reject_change "
-            "accept_all reject_all offer_version"
+            "accept_all accept_shown reject_all offer_version"
         )
         return [getattr(self, n) for n in names.split()]
 
@@ -163,6 +165,13 @@ def create_actions(parent: QMainWindow) -> WindowActions:
             parent, "reject_change", tr("&Reject Change"), "Ctrl+Alt+R", tr("Reject the selected change")
         ),
         accept_all=_action(parent, "accept_all", tr("Accept A&ll Changes")),
+        accept_shown=_action(
+            parent,
+            "accept_shown",
+            tr("Accept All Changes &Shown"),
+            None,
+            tr("Accept the changes of the reviewers whose markup is shown; hidden reviewers' stay"),
+        ),
         reject_all=_action(parent, "reject_all", tr("Reject All C&hanges")),
         zoom_in=_action(parent, "zoom_in", tr("Zoom &In"), Std.ZoomIn),
         zoom_out=_action(parent, "zoom_out", tr("Zoom &Out"), Std.ZoomOut),
@@ -178,6 +187,14 @@ def create_actions(parent: QMainWindow) -> WindowActions:
             checkable=True,
         ),
         markup_all=_action(parent, "markup_all", tr("All &Markup"), "Ctrl+Alt+1", checkable=True),
+        markup_simple=_action(
+            parent,
+            "markup_simple",
+            tr("&Simple Markup"),
+            "Ctrl+Alt+4",
+            tr("The text as if the changes were accepted, with a red bar beside each changed paragraph"),
+            checkable=True,
+        ),
         markup_none=_action(
             parent, "markup_none", tr("&No Markup (as accepted)"), "Ctrl+Alt+2", checkable=True
         ),
@@ -219,6 +236,7 @@ def create_actions(parent: QMainWindow) -> WindowActions:
         (a.next_change, tr("Next")),
         (a.accept_change, tr("Accept")),
         (a.reject_change, tr("Reject")),
+        (a.markup_simple, tr("Simple")),
         (a.markup_none, tr("No Markup")),
         (a.markup_original, tr("Original")),
     ):
@@ -231,7 +249,7 @@ def create_actions(parent: QMainWindow) -> WindowActions:
     a.about.setMenuRole(QAction.MenuRole.AboutRole)
     a.settings.setMenuRole(QAction.MenuRole.PreferencesRole)
     for group in (
-        (a.markup_all, a.markup_none, a.markup_original),
+        (a.markup_all, a.markup_simple, a.markup_none, a.markup_original),
         (a.theme_system, a.theme_light, a.theme_dark),
         (a.agent_review, a.agent_direct),
     ):
@@ -331,6 +349,7 @@ def build_menus(window: QMainWindow, a: WindowActions, recent_menu: QMenu) -> di
             a.reject_change,
             None,
             a.accept_all,
+            a.accept_shown,
             a.reject_all,
         ],
     )
@@ -347,6 +366,7 @@ def build_menus(window: QMainWindow, a: WindowActions, recent_menu: QMenu) -> di
             a.navigation_pane,
             None,
             a.markup_all,
+            a.markup_simple,
             a.markup_none,
             a.markup_original,
             None,
@@ -381,6 +401,7 @@ def build_toolbar(window: QMainWindow, a: WindowActions) -> QToolBar:
         None,
         a.find,
         a.markup_all,
+        a.markup_simple,
         a.markup_none,
         a.markup_original,
         None,

@@ -154,9 +154,13 @@ class StoryBuilder:
         walk = paragraph_segments(p, self.state, notes, ctx.page_fields is not None)
         segments = walk.segments
         mark_deleted, mark_inserted = paragraph_mark_state(p)
-        if (mode == "none" and mark_deleted) or (mode == "original" and mark_inserted):
-            hidden = "delete" if mode == "none" else "insert"
-            if all(s.kind == hidden or s.kind == "break" for s in segments):
+        mark_mode = ctx.revision_mode(_mark_revision(ppr)) if mark_deleted or mark_inserted else mode
+        if (mark_mode == "none" and mark_deleted) or (mode == "original" and mark_inserted):
+            hidden = "delete" if mark_mode == "none" else "insert"
+            if all(
+                (s.kind == hidden and ctx.revision_mode(s.revision) == mark_mode) or s.kind == "break"
+                for s in segments
+            ):
                 return None  # the paragraph exists only as the change the mode takes away
 
         if self.pending_break:
@@ -211,9 +215,9 @@ class StoryBuilder:
             cursor.insertText("\u200b", mark_format)
         record.end = cursor.position()
         if mode == "all":
-            if mark_deleted or mark_inserted:
+            if (mark_deleted or mark_inserted) and (mark_mode == "all" or ctx.markup.simple):
                 record.changed = True
-            record.format_change = walk.format_change
+            record.format_change = walk.format_change and not ctx.markup.simple
             if walk.format_change:
                 record.changed = True
         flow.prev_style = style_id
@@ -266,7 +270,13 @@ class StoryBuilder:
             kind = seg.kind
             if kind == "text" or kind == "insert" or kind == "delete":
                 role = kind
-                if kind == "delete":
+                if kind != "text" and ctx.revision_mode(seg.revision) != mode:
+                    # shown as accepted in All Markup: Simple Markup still bars the paragraph
+                    record.changed = record.changed or ctx.markup.simple
+                    if kind == "delete":
+                        continue
+                    role = "text"
+                elif kind == "delete":
                     if mode == "none":
                         continue
                     if mode == "original":
@@ -283,7 +293,7 @@ class StoryBuilder:
                 text = symbol_font_text(seg.text, family or run_props.font)
                 script = "latin" if text.isascii() else script_of(text)
                 author = seg.revision.get(W + "author") if seg.revision is not None else None
-                commented = mode == "all" and bool(seg.comments)
+                commented = ctx.marks_comments(seg.comments)
                 start = cursor.position()
                 fmt = factory.char(run_props, role, author, commented, script, family, self._dark)
                 cuts, unbroken = long_word_cuts(text, unbroken)
@@ -304,7 +314,7 @@ class StoryBuilder:
                 rpr = seg.run.find(_RPR) if seg.run is not None else None
                 run_props = resolver.run(rpr, style_id, table_style, in_table)
                 start = cursor.position()
-                commented = mode == "all" and bool(seg.comments)
+                commented = ctx.marks_comments(seg.comments)
                 cursor.insertText(
                     seg.text, factory.char(run_props, "note", None, commented, on_dark=self._dark)
                 )
@@ -318,9 +328,10 @@ class StoryBuilder:
                     record.commented.append((offset, offset + len(seg.text), seg.comments))
             elif kind == "object":
                 revision = seg.revision
+                shown = ctx.revision_mode(revision)
                 if revision is not None and (
-                    (mode == "none" and revision.tag in _DELETED)
-                    or (mode == "original" and revision.tag in _INSERTED)
+                    (shown == "none" and revision.tag in _DELETED)
+                    or (shown == "original" and revision.tag in _INSERTED)
                 ):
                     continue
                 self._object(cursor, seg.element)
@@ -342,6 +353,8 @@ class StoryBuilder:
         if mode == "all":
             end = cursor.position()
             for comment_id, index in walk.anchors:
+                if comment_id in ctx.hidden_comments:
+                    continue
                 position = positions[index] if index < len(positions) else end
                 record.comments.append((comment_id, position - record.start))
 
@@ -571,3 +584,11 @@ def _pstyle(ppr: etree._Element | None, resolver: FormatResolver) -> str | None:
     if style is not None and style.get(W + "val"):
         return style.get(W + "val")
     return resolver.document.styles.default_paragraph_style_id
+
+
+def _mark_revision(ppr: etree._Element | None) -> etree._Element | None:
+    """The insertion or deletion of a paragraph's mark (``w:pPr/w:rPr/w:ins|del``), for its author."""
+    rpr = ppr.find(_RPR) if ppr is not None else None
+    if rpr is None:
+        return None
+    return next((child for child in rpr if child.tag in _DELETED or child.tag in _INSERTED), None)

@@ -94,6 +94,8 @@ class Endnotes:
                 context.mode,
                 blocks,  # type: ignore[arg-type]
                 context.content_width,
+                markup=context.markup,
+                hidden_comments=context.hidden_comments,
             )
             builder = StoryBuilder(note_context, doc_index, self.layout.builder.bleed)
             builder.state.note_label = label

@@ -169,6 +169,8 @@ def story_document(
         width,
         [],
         fields,
+        markup=layout.context.markup,
+        hidden_comments=layout.context.hidden_comments,
     )
     cursor = QTextCursor(doc)
     cursor.beginEditBlock()

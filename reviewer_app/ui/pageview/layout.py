@@ -47,6 +47,7 @@ from .pages import (
     normalize_mode,
 )
 from .qformats import TWIPS, FormatFactory, make_font
+from .records import MarkupFilter
 from .sections import SectionProps, parse_section, section_elements
 from .splitting import FlowSplitter
 from .tables import top_align_split_rows
@@ -74,7 +75,13 @@ def bleed(props: SectionProps) -> tuple[float, float]:
 class PagedLayout(FlowSplitter):
     """All pages of one document in one markup mode (see the module docstring)."""
 
-    def __init__(self, reviewer: DocxReviewer, mode: str = "all", snapshot: Snapshot | None = None) -> None:
+    def __init__(
+        self,
+        reviewer: DocxReviewer,
+        mode: str = "all",
+        snapshot: Snapshot | None = None,
+        markup: MarkupFilter | None = None,
+    ) -> None:
         self.reviewer = reviewer
         self.document = reviewer.document
         self.mode = normalize_mode(mode)
@@ -97,7 +104,9 @@ class PagedLayout(FlowSplitter):
             blocks,
             (first.width - first.left - first.right - first.gutter) * TWIPS,
             diagnostics,
+            markup=markup or MarkupFilter(),
         )
+        self.context.hidden_comments = self.hidden_comments()
         self.builder = StoryBuilder(self.context)
         self.builder.state.endnote_format = endnote_format(self.document)
         self.index = PageIndex(self)
@@ -485,12 +494,20 @@ class PagedLayout(FlowSplitter):
         return self.comments.get(comment_id)
 
     def thread(self, comment_id: str) -> list[CommentRecord]:
-        """The thread holding ``comment_id``: its root comment, then the replies (Word threads are flat)."""
+        """The thread holding ``comment_id``: its root comment, then the replies (Word threads are
+        flat); the comments of reviewers the markup filter hides are left out."""
         root = self.comments.get(comment_id)
         if root is None:
             return []
         root = self.comments.get(root.thread_id, root)
-        return [root] + [c for c in self.comments.values() if c.is_reply and c.thread_id == root.id]
+        thread = [root] + [c for c in self.comments.values() if c.is_reply and c.thread_id == root.id]
+        hidden = self.context.hidden_comments
+        return [c for c in thread if c.id not in hidden] if hidden else thread
+
+    def hidden_comments(self) -> frozenset[str]:
+        """Ids of the comments written by the reviewers the markup filter hides."""
+        hidden = self.context.markup.hidden_authors
+        return frozenset(c.id for c in self.comments.values() if (c.author or "") in hidden)
 
     def stats(self) -> dict[str, Any]:
         """Figures for logs and benchmarks."""

@@ -46,6 +46,7 @@ _BALLOON_FONT_LU = 80
 #: Room between two balloons in the markup column (LU).
 _BALLOON_GAP = 40.0
 _CHANGE_BAR = QColor("#5F6368")
+_SIMPLE_BAR = QColor("#D93025")
 _BALLOON_FILL = QColor("#FFF8D6")
 _FORMAT_FILL = QColor("#EEF2F7")
 
@@ -221,7 +222,8 @@ class PagePainter:
     ) -> None:
         props = self.layout.docs[page.doc_index].props
         bar_x = max(30.0, (props.left + props.gutter) * TWIPS - 100)
-        pen = QPen(_CHANGE_BAR)
+        # Simple Markup shows the changes only as this bar, so it is drawn in red, as in Word
+        pen = QPen(_SIMPLE_BAR if self.layout.context.markup.simple else _CHANGE_BAR)
         pen.setWidthF(12)
         for record, lines in records:
             if record.changed and lines:

@@ -177,6 +177,23 @@ class Flow:
     dark: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class MarkupFilter:
+    """What All Markup leaves out, as Word's Show Markup does.
+
+    A hidden reviewer's changes read as accepted, without colour or change bar, and their
+    comments are neither highlighted nor ballooned (Show Markup ▸ by reviewer). ``simple``
+    (Simple Markup) shows every change as accepted with a bar beside its paragraph.
+    """
+
+    hidden_authors: frozenset[str] = frozenset()
+    simple: bool = False
+
+    def hides(self, author: str | None) -> bool:
+        """True when changes by ``author`` read as accepted."""
+        return self.simple or (author or "") in self.hidden_authors
+
+
 @dataclass(slots=True)
 class BuildContext:
     """Everything a story builder reads from (one per layout, shared by body and headers)."""
@@ -190,6 +207,20 @@ class BuildContext:
     content_width: float
     diagnostics: list[Block] = field(default_factory=list)
     page_fields: dict[str, str] | None = None
+    markup: MarkupFilter = field(default_factory=MarkupFilter)
+    #: ids of the comments whose author the markup filter hides
+    hidden_comments: frozenset[str] = frozenset()
+
+    def revision_mode(self, revision: etree._Element | None) -> str:
+        """The mode one change shows in: ``none`` (as accepted) for a change the markup filter
+        hides in All Markup, else the layout's mode."""
+        if self.mode == "all" and revision is not None and self.markup.hides(revision.get(W + "author")):
+            return "none"
+        return self.mode
+
+    def marks_comments(self, comment_ids: frozenset[str]) -> bool:
+        """True when text under these comments is highlighted (All Markup, a shown author's comment)."""
+        return self.mode == "all" and bool(comment_ids - self.hidden_comments)
 
 
 def story_items(parent: etree._Element) -> Iterator[etree._Element]:

@@ -30,6 +30,7 @@ from .layout import Page, PagedLayout, normalize_mode
 from .navigation import PageNavigation
 from .paint import PagePainter, PaintOptions
 from .qformats import LU_PER_INCH
+from .records import MarkupFilter
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +72,7 @@ class PageView(PageInteraction, CaretInteraction, PageNavigation, QAbstractScrol
         self._painter: PagePainter | None = None
         self._options = PaintOptions()
         self._mode = "all"
+        self._markup = MarkupFilter()
         # fit the width by default: the page and its markup column side by side, no sideways scroll
         self._zoom_mode = "fit-width"
         self._zoom = 1.0
@@ -118,7 +120,7 @@ class PageView(PageInteraction, CaretInteraction, PageNavigation, QAbstractScrol
             self._layout.close()
         if self._reviewer is None:
             return
-        self._layout = PagedLayout(self._reviewer, self._mode, snapshot)
+        self._layout = PagedLayout(self._reviewer, self._mode, snapshot, self._markup)
         self._painter = PagePainter(self._layout, self._layout.headers)
         self._shown_pages = 0
         self._refresh_highlights()
@@ -184,11 +186,25 @@ class PageView(PageInteraction, CaretInteraction, PageNavigation, QAbstractScrol
 
     def set_markup_mode(self, mode: str) -> None:
         """Switch how changes show; the layout is rebuilt, the first visible block stays in view."""
+        self.set_markup(mode, self._markup)
+
+    def markup_filter(self) -> MarkupFilter:
+        """Whose changes and comments All Markup shows, and whether as Simple Markup."""
+        return self._markup
+
+    def set_markup(self, mode: str, markup: MarkupFilter) -> None:
+        """Switch the markup mode and what All Markup shows (reviewers, Simple Markup) at once: the
+        document is laid out again only when what the pages show changes, once, keeping the place.
+        The filter matters in All Markup only (the other modes show no markup)."""
         mode = normalize_mode(mode)
-        if mode == self._mode:
-            return
+        shown_before = (self._mode, self._markup if self._mode == "all" else None)
+        self._mode, self._markup = mode, markup
+        if (mode, markup if mode == "all" else None) != shown_before:
+            self._relayout_in_place()
+
+    def _relayout_in_place(self) -> None:
+        """Lay the document out again (a markup choice changed) keeping the paragraph at the top in place."""
         anchor = self._anchor()
-        self._mode = mode
         if self._reviewer is not None:
             self._start_layout()
             self._pending_anchor = anchor
