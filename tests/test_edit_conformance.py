@@ -625,7 +625,7 @@ def _tiny(body: str) -> DocxReviewer:
 
 def test_replacing_a_word_inside_another_authors_insertion_keeps_the_new_word_in_place():
     """Found on pt_RA001 and sample-msa: the replacement's ``w:ins`` went after the other author's
-    whole ``w:ins`` (ops_text._replace_span → markup.insertion_point), i.e. to the paragraph's end."""
+    whole ``w:ins`` (ops_text.replace_span → markup.insertion_point), i.e. to the paragraph's end."""
     from tests.docx_factory import p
 
     runs = f"<w:ins {_THEIRS}><w:r><w:t>System suitability solution</w:t></w:r></w:ins>"

@@ -166,14 +166,20 @@ def _check_rules(checker: Checker, op: dict[str, Any], path: list[PathItem]) -> 
     return len(checker.issues) == before
 
 
-def _parse_operation(checker: Checker, raw: Any, index: int, seen: set[str]) -> Operation | None:
+#: What a host batch may hold: the contract's operations and the host's own (a person's typing).
+_HOST_SCHEMAS: dict[str, dict[str, Any]] = {**_OPERATION_SCHEMAS, **contract.HOST_OPERATION_SCHEMAS}
+
+
+def _parse_operation(
+    checker: Checker, raw: Any, index: int, seen: set[str], schemas: Mapping[str, dict[str, Any]]
+) -> Operation | None:
     path: list[PathItem] = ["operations", index]
     if not isinstance(raw, Mapping):
         checker.fail(path, "expected an object")
         return None
     kind = raw.get("type")
     kind = sanitize_text(kind) if isinstance(kind, str) else None
-    if kind not in contract.OPERATION_SPECS:
+    if kind not in schemas:
         reason = (
             "is required"
             if "type" not in raw
@@ -185,7 +191,7 @@ def _parse_operation(checker: Checker, raw: Any, index: int, seen: set[str]) -> 
         else:
             checker.check(raw["id"], contract.ID_SCHEMA, [*path, "id"])
         return None
-    clean = checker.check(raw, _OPERATION_SCHEMAS[kind], path)
+    clean = checker.check(raw, schemas[kind], path)
     raw_id = raw.get("id")
     op_id = (
         clean["id"] if clean is not INVALID else sanitize_text(raw_id) if isinstance(raw_id, str) else None
@@ -203,7 +209,7 @@ def _is_contract_version(value: Any) -> bool:
     return same_value(coerce(value, ("integer",)), contract.CONTRACT_VERSION)
 
 
-def _parse(value: Any) -> Batch:
+def _parse(value: Any, schemas: Mapping[str, dict[str, Any]] = _OPERATION_SCHEMAS) -> Batch:
     if not isinstance(value, Mapping):
         raise ContractError([{"message": "$: expected an object.", "path": []}])
     if "version" in value and not _is_contract_version(value["version"]):
@@ -217,7 +223,7 @@ def _parse(value: Any) -> Batch:
         for index, raw in enumerate(raw_operations):
             if checker.full:
                 break
-            op = _parse_operation(checker, raw, index, seen)
+            op = _parse_operation(checker, raw, index, seen, schemas)
             if op is not None:
                 operations.append(op)
     if checker.issues:
@@ -246,6 +252,13 @@ def parse_batch(value: Any) -> Batch:
     if isinstance(value, Batch):
         return value if value._parsed else _parse(value.to_dict())
     return _parse(value)
+
+
+def parse_host_batch(value: Any) -> Batch:
+    """Parse a batch the host wrote for a person's own editing: :func:`parse_batch` that also
+    accepts the host operations (``typeText``). Never call it on the model's input: those
+    operations are not part of the contract the model is offered."""
+    return _parse(value, _HOST_SCHEMAS)
 
 
 def validate_batch(value: Any) -> dict[str, Any]:

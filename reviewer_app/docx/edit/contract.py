@@ -375,6 +375,33 @@ KEY_SCHEMAS: MappingProxyType[str, dict[str, Any]] = MappingProxyType(
 ID_SCHEMA: dict[str, Any] = {**_NON_EMPTY, "description": "A caller-chosen id, unique in the batch."}
 BATCH_PRECONDITION_SCHEMA: dict[str, Any] = _object({"documentVersion": _NON_EMPTY}, ("documentVersion",))
 
+# ---- host operations ------------------------------------------------------------------------------
+#: Operations only the host issues, for a person's own editing in the page (typing, Backspace,
+#: Delete, paste): never offered to the model, not in :data:`OPERATION_TYPES`, and accepted only by
+#: :func:`~.batch.parse_host_batch`. ``typeText`` replaces ``length`` characters at ``offset`` with
+#: ``text`` character by character (no word diff: a typed letter inside a word is one letter).
+HOST_OPERATION_SCHEMAS: MappingProxyType[str, dict[str, Any]] = MappingProxyType(
+    {
+        "typeText": _object(
+            {
+                "id": ID_SCHEMA,
+                "type": {"const": "typeText"},
+                "blockId": KEY_SCHEMAS["blockId"],
+                "offset": _int(0, description="Where the typed text goes (a clean-text offset)."),
+                "length": _int(0, description="How many characters from offset the text replaces."),
+                "text": {**_STRING, "description": "The typed text (may be empty: a deletion)."},
+            },
+            ("id", "type", "blockId", "offset", "text"),
+        )
+    }
+)
+HOST_MODES_BY_TYPE = MappingProxyType({"typeText": _MODE_SETS["tracked"]})
+
+
+def modes_of(type_: str) -> tuple[str, ...]:
+    """The modes an operation type (a contract or a host one) can be applied in."""
+    return MODES_BY_TYPE.get(type_) or HOST_MODES_BY_TYPE[type_]
+
 
 # ---- value shapes in words ------------------------------------------------------------------------
 

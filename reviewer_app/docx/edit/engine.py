@@ -28,10 +28,11 @@ from . import (
     ops_table_columns,  # noqa: F401  (registers handlers)
     ops_table_rows,  # noqa: F401  (registers handlers)
     ops_text,  # noqa: F401  (registers handlers)
+    ops_typing,  # noqa: F401  (registers handlers)
 )
 from .batch import Batch, Operation, parse_batch
 from .context import Checkpoints, EditContext, Outcome
-from .contract import MODES_BY_TYPE
+from .contract import modes_of
 from .registry import HANDLERS
 from .skips import Skip, issue_for, reason_for
 from .stamp import RevisionStamp, Stamper
@@ -40,7 +41,9 @@ from .validate import InvalidResult, check
 log = logging.getLogger(__name__)
 
 #: Operations whose text lands in the target block: refused on a block pending deletion.
-_WRITES_TEXT = frozenset(("replaceInBlock", "replaceRange", "replaceBlock", "formatRange", "splitBlock"))
+_WRITES_TEXT = frozenset(
+    ("replaceInBlock", "replaceRange", "replaceBlock", "formatRange", "splitBlock", "typeText")
+)
 #: Operations that consume their whole block: any later operation on it overlaps.
 WHOLE_BLOCK = frozenset(
     ("replaceBlock", "deleteBlock", "splitBlock", "mergeBlockWithNext", "deleteTable", "deleteTableRow")
@@ -181,7 +184,7 @@ class Applier:
         ctx.operation_id = op.id
         ctx.checkpoints = Checkpoints()
         try:
-            if batch.mode not in MODES_BY_TYPE[op.type] or batch.mode == "suggested":
+            if batch.mode not in modes_of(op.type) or batch.mode == "suggested":
                 raise Skip("unsupportedMode")
             handler = HANDLERS.get(op.type)
             if handler is None:

@@ -86,7 +86,7 @@ def replace_text(ctx: EditContext, block: Block, start: int, end: int, new: str)
         if splits_character(old_text, s) or splits_character(old_text, e):
             raise Skip("splitsCharacter")
         before = ctx.stamper.next_revision_id
-        mixed, span = _replace_span(ctx, block, s, e, hunk.new_text)
+        mixed, span = replace_span(ctx, block, s, e, hunk.new_text)
         if span is not None:
             first = span[0]
             last = last if last is not None else span[1]
@@ -114,8 +114,10 @@ class TextChange:
 Span = tuple[etree._Element, etree._Element]
 
 
-def _replace_span(ctx: EditContext, block: Block, start: int, end: int, new: str) -> tuple[bool, Span | None]:
-    """Replace one hunk: (mixed formatting?, first and last elements now holding the change)."""
+def replace_span(ctx: EditContext, block: Block, start: int, end: int, new: str) -> tuple[bool, Span | None]:
+    """Replace live ``[start, end)`` with ``new`` as it stands, character for character (one hunk of
+    a word diff, or a person's keystroke): (mixed formatting?, first and last elements now holding
+    the change)."""
     p = block.element
     tracked = ctx.tracked
     span_first: etree._Element | None = None
