@@ -215,11 +215,23 @@ def test_an_internal_note_never_reaches_the_saved_file(tmp_path: Path, lo_readin
                 RECORD_FINDING,
                 finding("law", "meets", cite(LAW, LAW_TEXT), comment="INTERNAL: client accepts any UK law."),
             ),
+            tool(  # the term's answer corrected: its comment, already in the document, is not made twice
+                RECORD_FINDING,
+                finding(
+                    "term",
+                    "deviates",
+                    cite(TERM, "two (2) years after disclosure"),
+                    comment="Three years is our standard.",
+                    commentAudience="external",
+                    severity="medium",
+                ),
+            ),
         ),
         reply("Done."),
         reply("The purpose clause is unclear to me."),
     ]
     run, _, _, _ = _run(script, bridge=create_reviewer_bridge(reviewer))
+    assert run.review.findings["term"].severity == "medium"
     out = tmp_path / "reviewed.docx"
     reviewer.save(out)
     store = FindingsStore()

@@ -306,7 +306,10 @@ def record_finding_tool(
         try:
             finding, external = _finding(review, args, bridge)
             comment_call = None
-            if external is not None:
+            earlier = review.findings.get(finding.position_id)
+            if external is not None and _same_comment(earlier, finding):
+                finding = replace(finding, proposal_ids=_merged(finding.proposal_ids, earlier.proposal_ids))
+            elif external is not None:
                 call_args, summary = _external_comment(bridge, finding.citations[0], external["text"])
                 comment_call = {"args": call_args, "summary": summary}
                 finding = _with_comment_proposal(finding, bridge, call_args, summary)
@@ -328,6 +331,22 @@ def record_finding_tool(
     return HostTool(RECORD_FINDING, describe, handler, untrusted=False, edits=edits)
 
 
+def _same_comment(earlier: PlaybookFinding | None, finding: PlaybookFinding) -> bool:
+    """Whether a corrected finding carries the external comment its earlier answer already made
+    (same text, same block): the comment is not made twice, and keeps its proposal link."""
+    return (
+        earlier is not None
+        and earlier.comment_audience == "external"
+        and earlier.comment == finding.comment
+        and bool(earlier.citations)
+        and earlier.citations[0].block_id == finding.citations[0].block_id
+    )
+
+
+def _merged(ids: tuple[str, ...], more: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys((*ids, *more)))
+
+
 def _with_comment_proposal(
     finding: PlaybookFinding, bridge: Any, call_args: Mapping[str, Any], summary: Mapping[str, Any]
 ) -> PlaybookFinding:
@@ -346,9 +365,7 @@ def _with_comment_proposal(
             and op.get("blockId") == call_args["blockId"]
             and (op.get("comment") or {}).get("text") == call_args["text"]
         ):
-            return replace(
-                finding, proposal_ids=tuple(dict.fromkeys((*finding.proposal_ids, proposal["id"])))
-            )
+            return replace(finding, proposal_ids=_merged(finding.proposal_ids, (proposal["id"],)))
     return finding
 
 
