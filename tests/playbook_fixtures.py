@@ -63,3 +63,13 @@ def finding(position_id: str, status: str, *citations: dict[str, str], **extra: 
         "explanation": f"{position_id}: {status}.",
         **extra,
     }
+
+
+#: the playbook's wording for the limited-use position, as a model proposes it with suggest_changes
+PURPOSE_FALLBACK = {
+    "id": "purpose-fallback",
+    "type": "replaceInBlock",
+    "blockId": USE,
+    "find": "for any purpose whatsoever",
+    "replace": "solely for the Purpose",
+}

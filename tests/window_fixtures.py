@@ -7,8 +7,12 @@ finding the pixel a character is painted at, so a click lands where a person's w
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint
-from PySide6.QtWidgets import QMessageBox
+from typing import Any
+
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QAction
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QComboBox, QMessageBox
 
 from reviewer_app.ui.main_window import MainWindow
 from reviewer_app.ui.pageview import PageView
@@ -28,6 +32,27 @@ def shown_main_window(qtbot) -> MainWindow:
     win.show()
     qtbot.waitExposed(win)
     return win
+
+
+def click_menu_item(window: MainWindow, qtbot: Any, menu_name: str, action: QAction) -> None:
+    """Click the menu's title on the menu bar, then the item in the menu that opens."""
+    bar, menu = window.menuBar(), window.menus[menu_name]
+    QTest.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.actionGeometry(menu.menuAction()).center())
+    qtbot.waitUntil(menu.isVisible)
+    QTest.mouseClick(menu, Qt.MouseButton.LeftButton, pos=menu.actionGeometry(action).center())
+    qtbot.waitUntil(lambda: not menu.isVisible())
+
+
+def choose_in_combo(qtbot: Any, combo: QComboBox, label: str) -> None:
+    """Click the combo box open and click the entry that reads ``label``."""
+    QTest.mouseClick(combo, Qt.MouseButton.LeftButton)
+    view = combo.view()
+    qtbot.waitUntil(view.isVisible)
+    qtbot.wait(QApplication.doubleClickInterval() + 50)  # a popup ignores a release this soon after opening
+    index = view.model().index(combo.findText(label), 0)
+    QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=view.visualRect(index).center())
+    qtbot.waitUntil(lambda: not view.isVisible())
+    assert combo.currentText() == label
 
 
 def char_point(view: PageView, block_id: str, offset: int) -> QPoint:

@@ -50,6 +50,7 @@ class WindowActions:
     save: QAction
     save_as: QAction
     export_pdf: QAction
+    export_issues: QAction
     compare_with: QAction
     close: QAction
     quit: QAction
@@ -86,6 +87,7 @@ class WindowActions:
     agent_direct: QAction
     agent_stop: QAction
     offer_version: QAction
+    review_playbook: QAction
     shortcuts: QAction
     log_folder: QAction
     about: QAction
@@ -98,7 +100,7 @@ class WindowActions:
         names = (
             "save save_as export_pdf compare_with close find go_to edit_paragraph insert_paragraph "
             "delete_paragraph add_comment previous_change next_change accept_change reject_change "
-            "accept_all accept_shown reject_all offer_version"
+            "accept_all accept_shown reject_all offer_version review_playbook export_issues"
         )
         return [getattr(self, n) for n in names.split()]
 
@@ -117,6 +119,13 @@ def create_actions(parent: QMainWindow) -> WindowActions:
             tr("&Export Redline PDF…"),
             "Ctrl+Shift+E",
             tr("Write the pages with their markup to a PDF"),
+        ),
+        export_issues=_action(
+            parent,
+            "export_issues",
+            tr("Export &Issues List…"),
+            None,
+            tr("Write the playbook review's findings as a table (.docx) or a spreadsheet (.csv)"),
         ),
         compare_with=_action(
             parent,
@@ -225,6 +234,13 @@ def create_actions(parent: QMainWindow) -> WindowActions:
             tr("&Offer Another Version…"),
             tip=tr("Let the agent compare this document with a version you pick"),
         ),
+        review_playbook=_action(
+            parent,
+            "review_playbook",
+            tr("Review Against &Playbook…"),
+            None,
+            tr("Check the contract against a playbook's positions, citing each clause"),
+        ),
         shortcuts=_action(parent, "shortcuts", tr("&Keyboard Shortcuts"), "Ctrl+/"),
         log_folder=_action(parent, "log_folder", tr("Open &Log Folder")),
         about=_action(parent, "about", tr("&About Reviewer")),
@@ -313,6 +329,7 @@ def build_menus(window: QMainWindow, a: WindowActions, recent_menu: QMenu) -> di
             a.save,
             a.save_as,
             a.export_pdf,
+            a.export_issues,
             None,
             a.compare_with,
             None,
@@ -376,7 +393,11 @@ def build_menus(window: QMainWindow, a: WindowActions, recent_menu: QMenu) -> di
             None,
         ],
     )
-    menu("agent", tr("&Agent"), [a.agent_review, a.agent_direct, None, a.offer_version, None, a.agent_stop])
+    menu(
+        "agent",
+        tr("&Agent"),
+        [a.agent_review, a.agent_direct, None, a.offer_version, a.review_playbook, None, a.agent_stop],
+    )
     menu("help", tr("&Help"), [a.shortcuts, a.log_folder, None, a.about])
     return menus
 

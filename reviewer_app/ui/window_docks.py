@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QDockWidget, QWidget
 from .checks_panel import ChecksPanel
 from .comments_panel import CommentsPanel
 from .navigation_pane import NavigationPane
+from .playbook_command import PlaybookCommand
 from .redline_panel import RedlinePanel
 
 if TYPE_CHECKING:
@@ -43,6 +44,9 @@ class Docks:
     check_document: QAction
     navigation: NavigationPane
     navigation_dock: QDockWidget
+    #: the open document's playbook review and its panel (Agent ▸ Review Against Playbook…)
+    playbook: PlaybookCommand
+    playbook_dock: QDockWidget
 
 
 def _dock(
@@ -77,6 +81,11 @@ def build_docks(window: MainWindow) -> Docks:
     window.tabifyDockWidget(redline_dock, comments_dock)
     checks, checks_dock, check_document = _checks(window, page_of_block)
     window.tabifyDockWidget(comments_dock, checks_dock)
+    playbook = PlaybookCommand(window)
+    playbook_dock = _dock(
+        window, "playbookDock", window.tr("Playbook"), playbook.panel, Qt.DockWidgetArea.RightDockWidgetArea
+    )
+    window.tabifyDockWidget(checks_dock, playbook_dock)
     redline_dock.raise_()
     redline.change_selected.connect(view.select_change)
     view.change_clicked.connect(redline.select_change)
@@ -97,6 +106,8 @@ def build_docks(window: MainWindow) -> Docks:
         check_document,
         navigation,
         navigation_dock,
+        playbook,
+        playbook_dock,
     )
 
 

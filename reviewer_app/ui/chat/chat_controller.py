@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +51,8 @@ from .conversation_items import ToolLineData, conversation_items
 from .sdk_loading import client_library_ready, start_loading_client_library
 
 log = logging.getLogger(__name__)
+#: a task of the app's own run as one turn: given the session, it yields the agent's events
+EventSource = Callable[[AgentSession], AsyncIterator[Any]]
 
 
 class ChatController(QObject):
@@ -253,8 +256,13 @@ class ChatController(QObject):
         self._restart_session()
 
     # ------------------------------------------------------------------ turns
-    def send(self, text: str) -> asyncio.Task[None] | None:
-        """Start a turn for ``text`` on the running loop; None when one cannot start now."""
+    def send(self, text: str, events: EventSource | None = None) -> asyncio.Task[None] | None:
+        """Start a turn for ``text`` on the running loop; None when one cannot start now.
+
+        ``events`` runs a task of the app's own instead of one message (a playbook review's
+        turns, :mod:`...agent.playbook.playbook_turn`): it is given the session and its events
+        are shown like a turn's; ``text`` is then what the conversation shows the person asked,
+        and Retry does not send it as a message."""
         text = text.strip()
         if not text or self.busy or self.session is None:
             return None
@@ -263,9 +271,10 @@ class ChatController(QObject):
             self.not_configured.emit(problem)
             return None
         self._stop_requested = False
-        self.last_request, self._turn_error = text, None
+        self.last_request, self._turn_error = (text if events is None else None), None
         self.turn_started.emit(text)
-        task = asyncio.ensure_future(self._run_turn(self.session, text), loop=_event_loop())
+        source = events(self.session) if events is not None else self.session.send(text)
+        task = asyncio.ensure_future(self._run_turn(source), loop=_event_loop())
         self._task = task
         # also when the Task is cancelled before its first step (its body, and finally, never run)
         task.add_done_callback(lambda _done: self._turn_ended(task, "cancelled"))
@@ -290,11 +299,11 @@ class ChatController(QObject):
         self._task.cancel()
         return True
 
-    async def _run_turn(self, session: AgentSession, text: str) -> None:
+    async def _run_turn(self, source: AsyncIterator[Any]) -> None:
         stop_reason = "error"
         try:
             await client_library_ready()
-            async for event in session.send(text):
+            async for event in source:
                 if isinstance(event, TurnDone):
                     stop_reason = event.stop_reason
                 self._dispatch(event)

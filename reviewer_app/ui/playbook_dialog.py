@@ -1,0 +1,166 @@
+"""Agent ▸ Review Against Playbook…: pick the playbook the agent checks the contract against.
+
+The list holds the playbooks in the user's library (the ones Reviewer ships and the ones
+imported). A playbook file in the library that cannot be read is listed with its error, so the
+person sees why it cannot be picked. Import… adds a playbook from a YAML file or a .docx table;
+a file that is not a usable playbook says where it is wrong (file, line, field) inside the
+dialog and adds nothing. The dialog only chooses: the window starts the review with
+:meth:`chosen`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..agent.playbook import library
+from ..agent.playbook.library import PlaybookEntry
+from ..agent.playbook.model import Playbook
+from ..agent.playbook.yaml_format import PlaybookError
+from .chat.colors import chat_colors
+from .plurals import count_text
+
+PLAYBOOK_FILTER = "Playbooks (*.yaml *.yml *.docx);;All files (*)"
+_ENTRY_ROLE = Qt.ItemDataRole.UserRole
+
+
+class PlaybookDialog(QDialog):
+    """The playbooks to choose from, Import…, and Start Review / Cancel."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("playbookDialog")
+        self.setWindowTitle(self.tr("Review against playbook"))
+        self.setMinimumWidth(460)
+        intro = QLabel(
+            self.tr(
+                "The agent checks the contract against each position of the playbook, cites the "
+                "clause it relies on, and proposes the fallback where the contract deviates."
+            )
+        )
+        intro.setWordWrap(True)
+        self.list = QListWidget()
+        self.list.setObjectName("playbookChoices")
+        self.list.setAccessibleName(self.tr("Playbooks"))
+        self.list.setWordWrap(True)
+        self.list.currentItemChanged.connect(lambda _item, _old: self._picked())
+        self.list.itemDoubleClicked.connect(lambda _item: self.accept())
+        self.description = QLabel()
+        self.description.setObjectName("playbookDescription")
+        self.description.setWordWrap(True)
+        self.problem = QLabel()
+        self.problem.setObjectName("playbookImportProblem")
+        self.problem.setWordWrap(True)
+        self.problem.setStyleSheet(f"color: {chat_colors(self)['error']};")
+        self.problem.hide()
+        self.import_button = QPushButton(self.tr("Import…"))
+        self.import_button.setObjectName("playbookImport")
+        self.import_button.setToolTip(self.tr("Add a playbook from a YAML file or a Word table (.docx)"))
+        self.import_button.clicked.connect(self.import_playbook)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+        self.start_button = self.buttons.addButton(
+            self.tr("Start Review"), QDialogButtonBox.ButtonRole.AcceptRole
+        )
+        self.start_button.setObjectName("playbookStart")
+        self.buttons.addButton(self.import_button, QDialogButtonBox.ButtonRole.ActionRole)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(intro)
+        layout.addWidget(self.list, 1)
+        layout.addWidget(self.description)
+        layout.addWidget(self.problem)
+        layout.addWidget(self.buttons)
+        self._fill()
+
+    # ------------------------------------------------------------------ the list
+    def _fill(self, select: Path | None = None) -> None:
+        self.list.clear()
+        entries = library.list_playbooks()
+        for entry in entries:
+            item = QListWidgetItem(entry.name)
+            item.setData(_ENTRY_ROLE, entry)
+            if entry.playbook is None:
+                item.setText(self.tr("{0} (cannot be read)").format(entry.name))
+                item.setForeground(self.palette().placeholderText())
+            item.setToolTip(entry.error or entry.playbook.description or entry.name)
+            self.list.addItem(item)
+        paths = [e.path for e in entries]
+        if select is not None and select in paths:
+            self.list.setCurrentRow(paths.index(select))
+        else:
+            readable = [i for i, e in enumerate(entries) if e.playbook is not None]
+            if readable:
+                self.list.setCurrentRow(readable[0])
+        self._picked()
+
+    def playbook_names(self) -> list[str]:
+        """The names listed, in order (a file that cannot be read says so)."""
+        return [self.list.item(i).text() for i in range(self.list.count())]
+
+    def _entry(self) -> PlaybookEntry | None:
+        item = self.list.currentItem()
+        return item.data(_ENTRY_ROLE) if item is not None else None
+
+    def chosen(self) -> Playbook | None:
+        """The playbook picked (None when none is, or the one picked cannot be read)."""
+        entry = self._entry()
+        return entry.playbook if entry is not None else None
+
+    def _picked(self) -> None:
+        entry = self._entry()
+        playbook = self.chosen()
+        self.start_button.setEnabled(playbook is not None)
+        if entry is None:
+            self.description.setText(self.tr("No playbook yet: import one."))
+            return
+        if playbook is None:
+            self.description.setText(entry.error)
+            return
+        positions = count_text(len(playbook.positions), "{n} position", "{n} positions")
+        lines = [f"{playbook.contract_type} · {positions}"]
+        if playbook.description:
+            lines.append(playbook.description)
+        self.description.setText("\n".join(lines))
+
+    # ------------------------------------------------------------------ Import…
+    def ask_import_path(self) -> str:
+        """The file to import (a file dialog; tests answer it)."""
+        path, _ = QFileDialog.getOpenFileName(
+            self, self.tr("Import a playbook"), str(Path.home()), self.tr(PLAYBOOK_FILTER)
+        )
+        return path
+
+    def import_playbook(self) -> Path | None:
+        """Import… : add a playbook from a file (the file added, selected); a bad file says what is
+        wrong and adds nothing."""
+        path = self.ask_import_path()
+        if not path:
+            return None
+        try:
+            added = library.import_playbook(path)
+        except PlaybookError as error:
+            self._say(str(error))
+            return None
+        except OSError as error:
+            self._say(f"{Path(path).name}: {error.strerror or error}")
+            return None
+        self.problem.hide()
+        self._fill(select=added)
+        return added
+
+    def _say(self, problem: str) -> None:
+        self.problem.setText(self.tr("Not imported: {0}").format(problem))
+        self.problem.show()
