@@ -25,19 +25,12 @@ from reviewer_app.cli import main
 from reviewer_app.docx import DocxReviewer
 from tests import agent_fixtures
 from tests.fake_anthropic import TEST_KEY, FakeAnthropic, Status, reply, tool
-from tests.playbook_fixtures import LAW, LAW_TEXT, NDA, PLAYBOOK, TERM, USE, cite, finding
+from tests.playbook_fixtures import LAW, LAW_TEXT, NDA, PLAYBOOK, PURPOSE_FALLBACK, TERM, USE, cite, finding
 
 free_documents = agent_fixtures.free_documents
 
-FALLBACK = {
-    "id": "purpose-fallback",
-    "type": "replaceInBlock",
-    "blockId": USE,
-    "find": "for any purpose whatsoever",
-    "replace": "solely for the Purpose",
-}
 SCRIPT = [
-    reply("Proposing the fallback.", tool("suggest_changes", {"operations": [FALLBACK]})),
+    reply("Proposing the fallback.", tool("suggest_changes", {"operations": [PURPOSE_FALLBACK]})),
     reply(
         "Recording.",
         tool(
@@ -128,7 +121,7 @@ def test_review_mode_keeps_proposals_and_writes_a_csv_with_the_unanswered_positi
 ) -> None:
     out, issues = tmp_path / "proposed.docx", tmp_path / "issues.csv"
     script = [
-        reply("Proposing.", tool("suggest_changes", {"operations": [FALLBACK]})),
+        reply("Proposing.", tool("suggest_changes", {"operations": [PURPOSE_FALLBACK]})),
         reply(
             "Recording.",
             tool(

@@ -44,6 +44,7 @@ from tests.playbook_fixtures import (
     LAW_TEXT,
     NDA,
     PLAYBOOK,
+    PURPOSE_FALLBACK,
     TERM,
     USE,
     USE_TEXT,
@@ -150,13 +151,6 @@ def test_a_made_up_block_or_quote_is_refused_and_the_corrected_call_is_kept() ->
 def test_proposals_and_an_external_comment_are_linked_to_the_finding(tmp_path: Path) -> None:
     reviewer = DocxReviewer.from_bytes(NDA)
     bridge = create_review_queue_bridge(reviewer, store_directory=tmp_path / "queue")
-    fallback = {
-        "id": "purpose-fallback",
-        "type": "replaceInBlock",
-        "blockId": USE,
-        "find": "for any purpose whatsoever",
-        "replace": "solely for the Purpose",
-    }
     linked = finding(
         "purpose",
         "deviates",
@@ -166,7 +160,7 @@ def test_proposals_and_an_external_comment_are_linked_to_the_finding(tmp_path: P
         commentAudience="external",
     )
     script = [
-        reply("Proposing.", tool("suggest_changes", {"operations": [fallback]})),
+        reply("Proposing.", tool("suggest_changes", {"operations": [PURPOSE_FALLBACK]})),
         reply(
             "Recording.",
             tool(RECORD_FINDING, {**linked, "proposalIds": ["made-up-7"]}),
