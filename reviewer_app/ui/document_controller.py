@@ -63,8 +63,16 @@ class QueueStep:
         self._queue.dequeue(p["id"] for p in self._proposals)
 
 
+#: the QUndoCommand id of acts that may join the one before them (a burst of typing)
+_JOINABLE = 1
+
+
 class _ActCommand(QUndoCommand):
-    """One act on the document: undo puts back what it touched as it was, redo as it became."""
+    """One act on the document: undo puts back what it touched as it was, redo as it became.
+
+    Acts pushed with the same ``join`` key one after the other are one step (Word's typing burst):
+    the step keeps each act's entry, undoes them newest first and redoes them in order.
+    """
 
     def __init__(
         self,
@@ -73,27 +81,38 @@ class _ActCommand(QUndoCommand):
         entry: UndoEntry | None,
         touched: frozenset[str] | None,
         queue_step: QueueStep | None = None,
+        join: object | None = None,
     ):
         super().__init__(label)
         self._controller = controller
-        self._entry = entry  # None: the act reported a change but touched nothing
+        self._entries = [entry] if entry is not None else []  # none: the act touched nothing
         self._touched = touched
         self._queue_step = queue_step
+        self._join = join
         self._done = True  # pushed after the act ran: the first redo() has nothing to do
+
+    def id(self) -> int:
+        return _JOINABLE if self._join is not None else -1
+
+    def mergeWith(self, other: QUndoCommand) -> bool:  # noqa: N802 - Qt override
+        if not isinstance(other, _ActCommand) or other._join is None or other._join != self._join:
+            return False
+        self._entries.extend(other._entries)
+        return True
 
     def redo(self) -> None:
         if self._done:
             return
-        if self._entry is not None:
-            self._entry.redo()
+        for entry in self._entries:
+            entry.redo()
         if self._queue_step is not None:
             self._queue_step.redo()
         self._controller._restored()
         self._done = True
 
     def undo(self) -> None:
-        if self._entry is not None:
-            self._entry.undo()
+        for entry in reversed(self._entries):
+            entry.undo()
         if self._queue_step is not None:  # before the views hear of it: the cards read the queue
             self._queue_step.undo()
         self._controller._restored()
@@ -267,6 +286,7 @@ class DocumentController(QObject):
         touched: Iterable[str] | Callable[[T], Iterable[str] | None] | None = None,
         changed: Callable[[T], bool] = bool,
         queue_step: Callable[[T], QueueStep] | None = None,
+        join: object | None = None,
     ) -> T:
         """Run ``act`` on the document as one undoable step named ``label``.
 
@@ -274,6 +294,7 @@ class DocumentController(QObject):
         reading them from the act's result, so the views re-render only those. ``changed(result)``
         says whether the act did anything; an act that changed nothing leaves no undo entry.
         ``queue_step(result)``: what the act did to the review queue, undone and redone with it.
+        ``join``: a key; an act with the same key as the step before it joins that step (typing).
         """
         reviewer = self.require()
         journal = reviewer.begin_changes()
@@ -287,7 +308,7 @@ class DocumentController(QObject):
             touched = touched(result)
         blocks = frozenset(touched) if touched is not None else None
         step = queue_step(result) if queue_step is not None else None
-        self.undo_stack.push(_ActCommand(self, label, entry, blocks, step))
+        self.undo_stack.push(_ActCommand(self, label, entry, blocks, step, join))
         self.document_changed.emit(blocks)
         self._emit_modified()
         return result
@@ -327,9 +348,11 @@ class DocumentController(QObject):
         return self.perform(label, lambda r: r.reject_all(author))
 
     # operations (drafting, proposals, Direct-mode agent) --------------------------
-    def apply_operations(self, label: str, batch: dict[str, Any]) -> dict[str, Any]:
-        """Apply a contract batch as the user (tracked changes under :attr:`author`)."""
-        return self.perform(label, lambda r: r.apply_operations(batch), _receipt_blocks, _committed)
+    def apply_operations(self, label: str, batch: Any, join: object | None = None) -> dict[str, Any]:
+        """Apply a contract batch as the user (tracked changes under :attr:`author`); ``join`` as in
+        :meth:`perform` (a typing burst is one undo step)."""
+        touched = _receipt_blocks if not _reshapes(batch) else None
+        return self.perform(label, lambda r: r.apply_operations(batch), touched, _committed, join=join)
 
     def apply_proposals(self, proposal_ids: list[str] | None = None) -> list[dict[str, Any]]:
         """Apply queued agent proposals (all when None) as tracked changes under the agent's name.
@@ -446,6 +469,17 @@ class DocumentController(QObject):
 
 def _committed(result: dict[str, Any]) -> bool:
     return result.get("status") == "committed" and bool(result.get("applied"))
+
+
+#: operations whose receipt names the one block they cut or joined, though a paragraph comes or goes
+_RESHAPING = frozenset(("splitBlock", "mergeBlockWithNext"))
+
+
+def _reshapes(batch: Any) -> bool:
+    """Whether a batch (a dict or a parsed Batch) splits or joins paragraphs: the views lay the
+    document out again, as its receipts alone would have them re-render one paragraph."""
+    operations = batch.operations if hasattr(batch, "operations") else batch.get("operations") or ()
+    return any(op.get("type") in _RESHAPING for op in operations)
 
 
 #: receipt effects that change a block where it stands (its id stays; no block moves)

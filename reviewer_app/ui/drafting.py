@@ -31,23 +31,24 @@ from .document_controller import DocumentController
 _ids = itertools.count(1)
 
 
-def _batch(operation: dict[str, Any]) -> dict[str, Any]:
+def user_batch(operation: dict[str, Any]) -> dict[str, Any]:
+    """A one-operation tracked batch of the person's own, with an id no other batch has used."""
     return {"version": 1, "mode": "tracked-changes", "operations": [dict(operation, id=f"user-{next(_ids)}")]}
 
 
 def rewrite_batch(block_id: str, text: str) -> dict[str, Any]:
     """The batch that rewrites a paragraph (the engine redlines only the words that differ)."""
-    return _batch({"type": "replaceBlock", "blockId": block_id, "text": text})
+    return user_batch({"type": "replaceBlock", "blockId": block_id, "text": text})
 
 
 def insert_after_batch(block_id: str, text: str) -> dict[str, Any]:
     """The batch that adds a paragraph after ``block_id`` (formatted like it)."""
-    return _batch({"type": "insertAfterBlock", "blockId": block_id, "text": text})
+    return user_batch({"type": "insertAfterBlock", "blockId": block_id, "text": text})
 
 
 def delete_batch(block_id: str) -> dict[str, Any]:
     """The batch that deletes a paragraph as a tracked deletion."""
-    return _batch({"type": "deleteBlock", "blockId": block_id})
+    return user_batch({"type": "deleteBlock", "blockId": block_id})
 
 
 def refusal(result: dict[str, Any]) -> str | None:

@@ -42,6 +42,7 @@ from .help_dialogs import open_log_folder, show_about, show_shortcuts
 from .logging_setup import log_folder
 from .macro_notice import MacroNotice
 from .markup_menu import ReviewerMarkup
+from .page_typing import PageTyping
 from .pageview import PageView
 from .plurals import count_text
 from .recovery_dialog import offer_recovery
@@ -88,6 +89,8 @@ class MainWindow(QMainWindow):
         self.files = FileCommands(self)
         self.compare = CompareCommand(self)
         self.drafting = Drafting(self.controller, self.page_view.viewport(), self._block_rect)
+        self.typing = PageTyping(self.controller, self.page_view)
+        self.typing.refused.connect(self._show_refusal)
         self.actions = create_actions(self)
         self.recent_menu = QMenu(self)
         self.menus = build_menus(self, self.actions, self.recent_menu)
@@ -208,6 +211,10 @@ class MainWindow(QMainWindow):
         view.verticalScrollBar().valueChanged.connect(lambda _v: self._refresh_pages())
 
     # bound methods, not lambdas: Qt drops them with the window, before its toolbar is gone
+    def _show_refusal(self, why: str) -> None:
+        """A key typed in the page could not be applied: say why where the eye already is."""
+        self.statusBar().showMessage(why, 8000)
+
     def _show_undo_step(self, step: str) -> None:
         set_history_text(self.toolbar, self.actions.undo, self.tr("&Undo {0}"), step)
 

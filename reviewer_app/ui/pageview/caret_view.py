@@ -3,7 +3,9 @@
 :class:`CaretInteraction` is mixed into :class:`~.view.PageView` beside
 :class:`~.interaction.PageInteraction` (whose mouse handlers call :meth:`_place_caret`,
 :meth:`_third_click` and :meth:`_select_paragraph`). The caret itself is a
-:class:`~.caret.Caret`, a block id and a clean-text offset, drawn as a thin steady line; the
+:class:`~.caret.Caret`, a block id and a clean-text offset, drawn as a thin line that blinks
+while the pages have the keyboard; the arrows, Home and End move it (with Shift they extend a
+selection from where it stood, see :mod:`.caret_moves`); the
 paragraph commands (Edit, Insert, Delete Paragraph) ask :meth:`CaretInteraction.target_block`
 which paragraph they act on, and :meth:`CaretInteraction.block_on_screen` whether the person can
 see it.
@@ -13,17 +15,29 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QLineF, QPointF, Qt
-from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPen
+from PySide6.QtCore import QLineF, QPointF, Qt, QTimer
+from PySide6.QtGui import (
+    QColor,
+    QFocusEvent,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPen,
+    QTextCharFormat,
+    QTextCursor,
+)
 from PySide6.QtWidgets import QApplication
 
-from .caret import Caret, caret_line, clean_length, paragraph_text, word_bounds
+from . import caret_moves
+from .caret import Caret, caret_line, caret_position, clean_length, paragraph_text, word_bounds
 from .geometry import character_at, position_at, range_rects, record_span
 from .layout import Page
 from .records import RenderedBlock
 
 _CARET = QColor(20, 20, 20)
 _CARET_PX = 2
+_SHIFT = Qt.KeyboardModifier.ShiftModifier
+_ARROWS = {Qt.Key.Key_Left: -1, Qt.Key.Key_Right: 1, Qt.Key.Key_Up: -1, Qt.Key.Key_Down: 1}
 
 
 class CaretInteraction:
@@ -32,11 +46,46 @@ class CaretInteraction:
     def _init_caret(self) -> None:
         self._caret: Caret | None = None
         self._double_click: tuple[int, QPointF] | None = None  # (timestamp, point) of the last one
+        #: where a Shift+arrow selection started (None: no keyboard selection)
+        self._selection_anchor: Caret | None = None
+        self._caret_shown = True
+        self._blink = QTimer(self)
+        self._blink.setInterval(max(100, QApplication.cursorFlashTime() // 2 or 530))
+        self._blink.timeout.connect(self._toggle_caret)
+
+    def _toggle_caret(self: Any) -> None:
+        self._caret_shown = not self._caret_shown
+        self._update_caret()
+
+    def _update_caret(self: Any) -> None:
+        """Repaint the strip the caret is drawn in (not the pages: a blink costs next to nothing)."""
+        line = self.caret_viewport_line()
+        if line is not None:
+            self.viewport().update(
+                round(line.x1()) - 3, round(min(line.y1(), line.y2())) - 2, 6, round(abs(line.dy())) + 4
+            )
+
+    def _restart_blink(self: Any) -> None:
+        """Show the caret steadily from now (a key or a click), blinking while the pages have focus."""
+        self._caret_shown = True
+        if self.hasFocus() and self._caret is not None:
+            self._blink.start()
+        else:
+            self._blink.stop()
+
+    def focusInEvent(self: Any, event: QFocusEvent) -> None:  # noqa: N802 - Qt override
+        super().focusInEvent(event)
+        self._restart_blink()
+
+    def focusOutEvent(self: Any, event: QFocusEvent) -> None:  # noqa: N802 - Qt override
+        super().focusOutEvent(event)
+        self._blink.stop()
+        self._caret_shown = True
 
     def _paint_caret(self: Any, painter: QPainter, page: Page) -> None:
         record = self._caret_record()
         line = caret_line(self._layout, page, record, self._caret.offset) if record is not None else None
-        if line is None or self._selection is not None:
+        if line is None or self._selection is not None or not self._caret_shown:
             return
         pen = QPen(_CARET)
         pen.setCosmetic(True)  # the same thin line at every zoom
@@ -51,12 +100,26 @@ class CaretInteraction:
 
     def set_caret(self: Any, block_id: str, offset: int) -> bool:
         """Put the caret before clean offset ``offset`` of a block (clamped to its text); False when
-        the block is not laid out."""
+        the block is not laid out and will not be (a block the layout has not reached yet takes the
+        caret, drawn once it is laid out: Enter makes a paragraph and re-lays the document out)."""
         record = self._layout.by_id.get(block_id) if self._layout is not None else None
         if record is None:
-            return False
+            if self._layout is None or self._layout.done:
+                return False
+            self._set_caret(Caret(block_id, max(0, offset)))
+            return True
         self._set_caret(Caret(block_id, max(0, min(offset, clean_length(record)))))
         return True
+
+    def selection_format(self: Any) -> QTextCharFormat | None:
+        """How the selection's first character is drawn (None without a selection): what Ctrl+B
+        toggles from."""
+        if self._selection is None or self._layout is None:
+            return None
+        doc_index, a, _b = self._selection
+        cursor = QTextCursor(self._layout.docs[doc_index].document)
+        cursor.setPosition(a + 1)  # the format of the character before the cursor
+        return cursor.charFormat()
 
     def target_block(self: Any) -> str | None:
         """The paragraph a paragraph command acts on: the selection's, else the caret's (None: neither)."""
@@ -102,14 +165,58 @@ class CaretInteraction:
         return self._layout.by_id.get(self._caret.block_id)
 
     def _set_caret(self: Any, caret: Caret | None) -> None:
+        self._restart_blink()
         if caret != self._caret:
             self._caret = caret
             self.viewport().update()
             self.caret_changed.emit()
 
+    # ------------------------------------------------------------------ keys
+    def _caret_key(self: Any, event: QKeyEvent) -> bool:
+        """Move the caret for an arrow, Home or End (Shift: extend the selection); False for other keys
+        or without a caret (the keys then scroll, as before anything was clicked)."""
+        key = event.key()
+        if self._caret_record() is None or event.modifiers() & ~_SHIFT & ~Qt.KeyboardModifier.KeypadModifier:
+            return False
+        if key in (Qt.Key.Key_Left, Qt.Key.Key_Right):
+            moved = caret_moves.horizontal(self._layout, self._caret, _ARROWS[key])
+        elif key in (Qt.Key.Key_Up, Qt.Key.Key_Down):
+            moved = caret_moves.vertical(self._layout, self._caret, _ARROWS[key])
+        elif key in (Qt.Key.Key_Home, Qt.Key.Key_End):
+            moved = caret_moves.line_end(self._layout, self._caret, key == Qt.Key.Key_End)
+        else:
+            return False
+        if moved is not None:
+            self.move_caret(moved, extend=bool(event.modifiers() & _SHIFT))
+        return True
+
+    def move_caret(self: Any, caret: Caret, extend: bool = False) -> None:
+        """Put the caret at ``caret``; ``extend`` selects from where a Shift-selection began (or from
+        the caret's old place) to there, otherwise the selection goes."""
+        if not extend:
+            self._selection_anchor = None
+            self.clear_selection()
+            self._set_caret(caret)
+            return
+        if self._selection_anchor is None:
+            self._selection_anchor = self._caret
+        self._set_caret(caret)
+        self._select_between(self._selection_anchor, caret)
+
+    def _select_between(self: Any, anchor: Caret, caret: Caret) -> None:
+        layout = self._layout
+        first, second = layout.by_id.get(anchor.block_id), layout.by_id.get(caret.block_id)
+        if first is None or second is None or first.doc_index != second.doc_index:
+            return
+        a, b = caret_position(first, anchor.offset), caret_position(second, caret.offset)
+        self._selection = (first.doc_index, min(a, b), max(a, b)) if a != b else None
+        self.viewport().update()
+        self.selection_changed.emit()
+
     # ------------------------------------------------------------------ clicks
     def _place_caret(self: Any, doc_index: int, position: int) -> None:
         record = self._layout.record_at(doc_index, position)
+        self._selection_anchor = None
         if record is not None and record.block_id is not None:
             self._set_caret(Caret(record.block_id, record.clean_offset(position)))
 

@@ -1,7 +1,8 @@
 """Moving around the pages: keys, page steps, and keeping the reader's place across re-layouts.
 
 :class:`PageNavigation` is mixed into :class:`~.view.PageView`. Keys scroll (PageUp/PageDown a
-screen, the arrows a line, Home/End and Ctrl+Home/End the start and end of the document;
+screen; until a click puts the caret in the text, the arrows a line and Home/End and
+Ctrl+Home/End the start and end of the document, after it they move the caret;
 Ctrl+C copies the selection, Esc drops the highlights). :meth:`PageNavigation.refresh` answers
 the controller's ``document_changed``: re-render the touched paragraphs when it can, else lay
 the document out again and put the paragraph that was at the top of the viewport back where it
@@ -105,6 +106,9 @@ class PageNavigation:
             Qt.Key.Key_Home: (vbar, QAbstractSlider.SliderAction.SliderToMinimum),
             Qt.Key.Key_End: (vbar, QAbstractSlider.SliderAction.SliderToMaximum),
         }
+        if self._caret_key(event):
+            event.accept()
+            return
         if event.matches(QKeySequence.StandardKey.Copy):
             text = self.selection_text()
             if text:

@@ -1,0 +1,117 @@
+"""Where the caret goes on a key: a character left or right, a line up or down, a line's start or end.
+
+Moves are worked out on the laid-out pages (Qt's text lines), not on the XML, so they follow what
+the person sees: Up and Down keep the caret's x as Word does, Home and End go to the ends of the
+line on screen, and Left and Right step over deleted text and list labels (they are not clean
+text), passing from one paragraph to the next at its ends. Every answer is a :class:`~.caret.Caret`
+(block id and clean offset), or None when there is nowhere to go.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtGui import QTextLine
+
+from .caret import Caret, caret_position, clean_length
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .layout import PagedLayout
+    from .records import RenderedBlock
+
+
+def _neighbour(layout: PagedLayout, record: RenderedBlock, step: int) -> RenderedBlock | None:
+    """The laid-out paragraph before (``step`` -1) or after (+1) ``record`` that has a block id."""
+    doc_index = record.doc_index
+    records = layout.docs[doc_index].records
+    i = records.index(record) + step
+    while True:
+        while 0 <= i < len(records):
+            if records[i].block_id is not None:
+                return records[i]
+            i += step
+        doc_index += step
+        if not 0 <= doc_index < len(layout.docs):
+            return None
+        records = layout.docs[doc_index].records
+        i = 0 if step > 0 else len(records) - 1
+
+
+def horizontal(layout: PagedLayout, caret: Caret, step: int) -> Caret | None:
+    """One character left (``step`` -1) or right (+1), into the neighbouring paragraph at an end."""
+    record = layout.by_id.get(caret.block_id)
+    if record is None:
+        return None
+    offset = caret.offset + step
+    if 0 <= offset <= clean_length(record):
+        return Caret(caret.block_id, offset)
+    other = _neighbour(layout, record, step)
+    if other is None or other.block_id is None:
+        return None
+    return Caret(other.block_id, clean_length(other) if step < 0 else 0)
+
+
+def _line_of(layout: PagedLayout, record: RenderedBlock, offset: int) -> tuple[int, QTextLine, int] | None:
+    """(the text block's position, the Qt line holding the caret, the caret's position in the block)."""
+    position = caret_position(record, offset)
+    block = layout.docs[record.doc_index].document.findBlock(position)
+    text_layout = block.layout()
+    if not block.isValid() or text_layout is None or not text_layout.lineCount():
+        return None
+    line = text_layout.lineForTextPosition(position - block.position())
+    if not line.isValid():
+        line = text_layout.lineAt(text_layout.lineCount() - 1)
+    return block.position(), line, position - block.position()
+
+
+def _at(layout: PagedLayout, doc_index: int, position: int) -> Caret | None:
+    record = layout.record_at(doc_index, position)
+    if record is None or record.block_id is None:
+        return None
+    return Caret(record.block_id, min(record.clean_offset(position), clean_length(record)))
+
+
+def vertical(layout: PagedLayout, caret: Caret, step: int) -> Caret | None:
+    """One line up (``step`` -1) or down (+1) at the same x, into the next paragraph past its end."""
+    record = layout.by_id.get(caret.block_id)
+    found = _line_of(layout, record, caret.offset) if record is not None else None
+    if record is None or found is None:
+        return None
+    start, line, in_block = found
+    x = line.cursorToX(in_block)[0]
+    document = layout.docs[record.doc_index].document
+    text_block = document.findBlock(start)
+    number = line.lineNumber() + step
+    while True:
+        text_layout = text_block.layout()
+        if text_layout is not None and 0 <= number < text_layout.lineCount():
+            target = text_layout.lineAt(number)
+            moved = _at(layout, record.doc_index, text_block.position() + target.xToCursor(x))
+            if moved is not None:
+                return moved
+        text_block = text_block.previous() if step < 0 else text_block.next()
+        if not text_block.isValid():
+            other = _neighbour(layout, record, step)
+            return None if other is None else Caret(other.block_id, 0 if step > 0 else clean_length(other))
+        count = text_block.layout().lineCount() if text_block.layout() is not None else 0
+        number = count - 1 if step < 0 else 0
+
+
+def line_end(layout: PagedLayout, caret: Caret, end: bool) -> Caret | None:
+    """The start (Home) or end (End) of the caret's line on screen."""
+    record = layout.by_id.get(caret.block_id)
+    found = _line_of(layout, record, caret.offset) if record is not None else None
+    if record is None or found is None:
+        return None
+    start, line, _in_block = found
+    position = start + line.textStart()
+    if end:
+        last = line.lineNumber() == _line_count(layout, record, start) - 1
+        # a wrapped line ends before the space that wraps it, so the caret stays on this line
+        position += line.textLength() - (0 if last else 1)
+    return _at(layout, record.doc_index, position)
+
+
+def _line_count(layout: PagedLayout, record: RenderedBlock, start: int) -> int:
+    text_block = layout.docs[record.doc_index].document.findBlock(start)
+    return text_block.layout().lineCount() if text_block.layout() is not None else 0
