@@ -30,6 +30,8 @@ from .cli_common import (
     save_output,
     write,
 )
+from .docx import DocxReviewer
+from .docx.protection import TRACKED_ONLY_MESSAGE
 
 #: The edit commands, in the order ``reviewer --help`` lists them.
 EDIT_COMMANDS = ("ops", "apply", "accept-all", "reject-all", "finalize")
@@ -208,6 +210,7 @@ def run_resolve(command: str, path: str, output: str | None, author: str | None)
 
     target = output_path(command, output)
     reviewer = open_reviewer(path)
+    _refuse_protected(path, reviewer)
     accept = command == "accept-all"
     count = (accept_all if accept else reject_all)(reviewer.document, author=author)
     save_output(reviewer.save, target)
@@ -222,6 +225,7 @@ def run_finalize(path: str, output: str | None, strip_metadata: bool) -> int:
 
     target = output_path("finalize", output)
     reviewer = open_reviewer(path)
+    _refuse_protected(path, reviewer)
     done = finalize(reviewer.document, strip_metadata=strip_metadata)
     save_output(reviewer.save, target)
     accepted, removed = (int(str(done.get(key, 0))) for key in ("changesAccepted", "commentsRemoved"))
@@ -231,6 +235,13 @@ def run_finalize(path: str, output: str | None, strip_metadata: bool) -> int:
         parts.append(f"cleared metadata ({', '.join(cleared)})" if cleared else "no metadata to clear")
     write(f"{', '.join(parts)}; wrote {target}")
     return 0
+
+
+def _refuse_protected(path: str, reviewer: DocxReviewer) -> None:
+    """Accepting, rejecting or finalizing would write untracked content into a file protected for
+    tracked changes: say so and write nothing."""
+    if reviewer.tracked_changes_only:
+        raise CliError(f'"{path}": {TRACKED_ONLY_MESSAGE}', EXIT_CANNOT_OPEN)
 
 
 def run_edit_command(ns: argparse.Namespace) -> int:

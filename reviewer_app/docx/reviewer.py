@@ -23,6 +23,7 @@ from .edit.stamp import RevisionStamp
 from .journal import ChangeJournal
 from .outline import ReadError
 from .package import Package
+from .protection import refuse_untracked, tracked_changes_only
 from .snapshot import Snapshot
 
 DEFAULT_AUTHOR = "Reviewer"
@@ -181,24 +182,35 @@ class DocxReviewer:
         return self._applier.undo(handle)
 
     # ------------------------------------------------------------- accept and reject (a person's acts)
+    @property
+    def tracked_changes_only(self) -> bool:
+        """The file is protected for tracked changes: accepting, rejecting and finalizing raise
+        :class:`~.protection.TrackedChangesOnlyError`, and untracked batches are refused."""
+        return tracked_changes_only(self.document)
+
     def accept_change(self, change_id: str) -> bool:
         """Accept one change as :meth:`changes` lists it (both halves of a move together)."""
+        refuse_untracked(self.document)
         return resolve.accept_change(self.document, change_id)
 
     def reject_change(self, change_id: str) -> bool:
         """Reject one change as :meth:`changes` lists it (both halves of a move together)."""
+        refuse_untracked(self.document)
         return resolve.reject_change(self.document, change_id)
 
     def accept_all(self, author: str | None = None) -> int:
         """Accept every pending change in every story (or only ``author``'s); return the count."""
+        refuse_untracked(self.document)
         return resolve.accept_all(self.document, author)
 
     def reject_all(self, author: str | None = None) -> int:
         """Reject every pending change in every story (or only ``author``'s); return the count."""
+        refuse_untracked(self.document)
         return resolve.reject_all(self.document, author)
 
     def finalize(self, strip_metadata: bool = False) -> dict[str, int]:
         """Accept all changes, remove every comment, optionally blank author/time metadata."""
+        refuse_untracked(self.document)
         return finalizing.finalize(self.document, strip_metadata)
 
     # ------------------------------------------------------------- undo

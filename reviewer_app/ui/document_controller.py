@@ -30,6 +30,7 @@ from ..docx.atomic_write import copy_atomically
 from ..docx.comment_removal import delete_comment
 from ..docx.file_stamp import FileStamp
 from ..docx.journal import UndoEntry
+from ..docx.protection import TRACKED_ONLY_MESSAGE
 from ..docx.reviewer import DocxReviewer
 from ..docx.snapshot import Snapshot
 from .main_thread_gc import collect_due
@@ -134,6 +135,8 @@ class DocumentController(QObject):
     modified_changed = Signal(bool)
     #: the document was saved to this path
     saved = Signal(str)
+    #: an accept or reject was refused, with why: the file is protected for tracked changes
+    refused = Signal(str)
 
     def __init__(
         self,
@@ -319,29 +322,45 @@ class DocumentController(QObject):
         self.document_changed.emit(None)
 
     # accept / reject ------------------------------------------------------------
+    def _resolving_refused(self) -> bool:
+        """Accepting or rejecting would write untracked content into a file protected for tracked
+        changes (the engine would raise): say why through ``refused`` and do nothing."""
+        if not self.require().tracked_changes_only:
+            return False
+        self.refused.emit(TRACKED_ONLY_MESSAGE)
+        return True
+
     def _change_blocks(self, change_ids: Iterable[str]) -> list[str]:
         wanted = set(change_ids)
         return [c["blockId"] for c in self.require().changes() if c["id"] in wanted and c.get("blockId")]
 
     def accept_changes(self, change_ids: list[str]) -> int:
         """Accept the listed changes as one undo step; returns how many were accepted."""
+        if self._resolving_refused():
+            return 0
         label = count_text(len(change_ids), "Accept {n} change", "Accept {n} changes")
         blocks = self._change_blocks(change_ids)
         return self.perform(label, lambda r: sum(r.accept_change(i) for i in change_ids), blocks)
 
     def reject_changes(self, change_ids: list[str]) -> int:
         """Reject the listed changes as one undo step; returns how many were rejected."""
+        if self._resolving_refused():
+            return 0
         label = count_text(len(change_ids), "Reject {n} change", "Reject {n} changes")
         blocks = self._change_blocks(change_ids)
         return self.perform(label, lambda r: sum(r.reject_change(i) for i in change_ids), blocks)
 
     def accept_all(self, author: str | None = None) -> int:
+        if self._resolving_refused():
+            return 0
         label = (
             self.tr("Accept all changes") if author is None else self.tr("Accept all by {0}").format(author)
         )
         return self.perform(label, lambda r: r.accept_all(author))
 
     def reject_all(self, author: str | None = None) -> int:
+        if self._resolving_refused():
+            return 0
         label = (
             self.tr("Reject all changes") if author is None else self.tr("Reject all by {0}").format(author)
         )

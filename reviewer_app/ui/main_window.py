@@ -45,6 +45,7 @@ from .markup_menu import ReviewerMarkup
 from .page_typing import PageTyping
 from .pageview import PageView
 from .plurals import count_text
+from .protection_notice import ProtectionNotice
 from .recovery_dialog import offer_recovery
 from .settings_dialog import SettingsDialog
 from .window_actions import build_menus, build_toolbar, connect, create_actions, set_history_text
@@ -86,6 +87,8 @@ class MainWindow(QMainWindow):
         self._column = column
         self.setCentralWidget(central)
         self.macro_notice = MacroNotice(self, column, self.statusBar())
+        self.protection_notice = ProtectionNotice(self, column, self.statusBar())
+        self.controller.refused.connect(self.protection_notice.show_refusal)
         self.files = FileCommands(self)
         self.compare = CompareCommand(self)
         self.drafting = Drafting(self.controller, self.page_view.viewport(), self._block_rect)
@@ -256,6 +259,7 @@ class MainWindow(QMainWindow):
         self.drafting.cancel()
         reviewer = self.controller.reviewer
         self.macro_notice.document_loaded(reviewer)  # before the pages, as the document appears
+        self.protection_notice.document_loaded(reviewer)
         if reviewer is None:
             self.page_view.clear_document()
         else:
@@ -407,8 +411,11 @@ class MainWindow(QMainWindow):
     def _refresh_chrome(self) -> None:
         """Title, enabled commands and the status bar follow the open document."""
         has_document = self.controller.reviewer is not None
+        # a file protected for tracked changes: nothing may accept or reject (the engine refuses)
+        protected = has_document and self.controller.reviewer.tracked_changes_only
+        resolving = self.actions.resolving_actions() if protected else []
         for action in self.actions.document_actions():
-            action.setEnabled(has_document)
+            action.setEnabled(has_document and action not in resolving)
         if not has_document:
             self.setWindowTitle(self.tr("Reviewer"))
             self.setWindowModified(False)

@@ -104,6 +104,11 @@ class WindowActions:
         )
         return [getattr(self, n) for n in names.split()]
 
+    def resolving_actions(self) -> list[QAction]:
+        """Commands that accept or reject changes (off in a file protected for tracked changes)."""
+        names = "accept_change reject_change accept_all accept_shown reject_all"
+        return [getattr(self, n) for n in names.split()]
+
 
 def create_actions(parent: QMainWindow) -> WindowActions:
     """Make every action with its text, shortcut and tip (nothing is connected here)."""

@@ -18,6 +18,7 @@ import os
 from typing import Any
 
 from ..document import WordDocument
+from ..edit import resolve
 from ..errors import DocxOpenError, PackageTooLargeError
 from ..reviewer import DocxReviewer
 from ..xmlutil import REVISION_RANGES, REVISION_RECORDS, REVISION_WRAPPERS, W
@@ -92,10 +93,12 @@ def open_resolved(
         return reviewer
     if reviewer is source:
         reviewer = open_source(source, role, copy=True, author=author)
+    # resolved on the working copy itself, never saved: a protection for tracked changes guards
+    # the person's file, not the comparison's view of it (DocxReviewer would refuse)
     if view == "final":
-        reviewer.accept_all()
+        resolve.accept_all(reviewer.document)
     else:
-        reviewer.reject_all()
+        resolve.reject_all(reviewer.document)
     return reviewer
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from .. import xmlutil
 from ..comment_writer import attach_comment
 from ..document import WordDocument
+from ..protection import TRACKED_ONLY_MESSAGE, tracked_changes_only
 from ..xmlutil import W
 from . import (
     ops_comments,  # noqa: F401  (registers handlers)
@@ -98,10 +99,9 @@ class Applier:
         }
         expected = (batch.precondition or {}).get("documentVersion")
         if expected is not None and expected != document_version:
-            for index, op in enumerate(batch.operations):
-                self._skip(result, op, index, "documentVersionMismatch")
-            result["status"] = "rejected"
-            return result
+            return self._refuse_all(result, batch, "documentVersionMismatch")
+        if batch.mode == "direct" and tracked_changes_only(self.doc):
+            return self._refuse_all(result, batch, "unsupportedMode", TRACKED_ONLY_MESSAGE)
         ctx = EditContext(self.doc, self.doc.snapshot(), stamper, tracked=batch.mode != "direct")
         ops_paragraph.set_batch_operations(ctx, batch.operations)
         kept = Checkpoints()
@@ -272,6 +272,15 @@ class Applier:
     ) -> None:
         result["skipped"].append({"id": op.id, "reason": reason_for(code, message)})
         result["issues"].append(issue_for(op.id, index, code, message))
+
+    def _refuse_all(
+        self, result: dict[str, Any], batch: Batch, code: str, message: str | None = None
+    ) -> dict[str, Any]:
+        """Skip every operation of the batch for one reason; nothing is applied."""
+        for index, op in enumerate(batch.operations):
+            self._skip(result, op, index, code, message)
+        result["status"] = "rejected"
+        return result
 
     def _reject_rest(self, result: dict[str, Any], batch: Batch) -> None:
         failed = {s["id"] for s in result["skipped"]}
