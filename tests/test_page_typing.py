@@ -16,8 +16,9 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QFont
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QApplication, QMessageBox
 
 from reviewer_app.ui.main_window import MainWindow
 from reviewer_app.ui.pageview import PageView
@@ -254,3 +255,45 @@ def test_nothing_is_written_in_the_original_view(window: MainWindow, qtbot) -> N
     QTest.keyClicks(view, "xyz")
     assert text_of(window, CLAUSE_5_2) == original
     assert "Original view" in window.statusBar().currentMessage()
+
+
+def test_ctrl_b_on_a_defined_term_is_a_tracked_formatting_change(
+    window: MainWindow, qtbot, tmp_path: Path, lo_reading
+) -> None:
+    view = window.page_view
+    original = text_of(window, CLAUSE_5_2)
+    start = original.index("Charges")
+    assert view.scroll_to_block(CLAUSE_5_2)
+    qtbot.mouseDClick(view.viewport(), Qt.MouseButton.LeftButton, pos=char_point(view, CLAUSE_5_2, start + 2))
+    assert view.selection_range() == (CLAUSE_5_2, start, start + len("Charges"))
+    QTest.keyClick(view, Qt.Key.Key_B, Qt.KeyboardModifier.ControlModifier)
+    assert text_of(window, CLAUSE_5_2) == original
+    assert [(c["type"], c["text"]) for c in mine(window)] == [("formatting", "Charges")]
+    assert view.selection_range() == (CLAUSE_5_2, start, start + len("Charges"))  # still selected
+    assert view.selection_format().fontWeight() >= QFont.Weight.Bold
+    path = saved(window, tmp_path, "bold.docx")
+    changes = check_in_libreoffice(lo_reading, path, original, original)
+    assert [(c["type"], c["text"]) for c in changes] == [("format", "Charges")]
+
+
+def test_paste_inserts_the_clipboard_text_as_one_tracked_insertion_and_cut_deletes(
+    window: MainWindow, qtbot
+) -> None:
+    view = window.page_view
+    original = text_of(window, CLAUSE_5_2)
+    start = original.index("monthly ")
+    click_at(view, qtbot, CLAUSE_5_2, start)
+    for _ in "monthly ":
+        QTest.keyClick(view, Qt.Key.Key_Right, Qt.KeyboardModifier.ShiftModifier)
+    QTest.keyClick(view, Qt.Key.Key_X, Qt.KeyboardModifier.ControlModifier)
+    assert QApplication.clipboard().text() == "monthly "
+    assert text_of(window, CLAUSE_5_2) == original.replace("monthly ", "", 1)
+    end = original.index(" Each invoice") - len("monthly ")
+    click_at(view, qtbot, CLAUSE_5_2, end - 1)  # before the full stop of "in arrears."
+    QApplication.clipboard().setText(", payable within 30 days")
+    QTest.keyClick(view, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
+    assert "in arrears, payable within 30 days. Each invoice" in text_of(window, CLAUSE_5_2)
+    assert sorted((c["type"], c["text"]) for c in mine(window)) == [
+        ("deletion", "monthly "),
+        ("insertion", ", payable within 30 days"),
+    ]

@@ -10,6 +10,7 @@ with python-docx has the rows, and with no model configured the chat says what t
 
 from __future__ import annotations
 
+import asyncio
 import csv
 from pathlib import Path
 from typing import Any
@@ -36,26 +37,23 @@ from tests.window_fixtures import click_menu_item, shown_main_window
 loop, server = chat_fixtures.loop, chat_fixtures.server
 
 LEFT = Qt.MouseButton.LeftButton
+SCRIPT_FINDINGS = {
+    "term": finding("term", "deviates", cite(TERM, "two (2) years after disclosure")),
+    "purpose": finding(
+        "purpose",
+        "deviates",
+        cite(USE, "for any purpose whatsoever"),
+        proposalIds=["purpose-fallback"],
+        comment="Ask the client whether any other use is planned.",
+    ),
+    "law": finding("law", "meets", cite(LAW, LAW_TEXT)),
+}
 SCRIPT = [
     reply(
         "I propose the playbook's wording for the use.",
         tool("suggest_changes", {"operations": [PURPOSE_FALLBACK]}),
     ),
-    reply(
-        "Recording the three positions.",
-        tool(RECORD_FINDING, finding("term", "deviates", cite(TERM, "two (2) years after disclosure"))),
-        tool(
-            RECORD_FINDING,
-            finding(
-                "purpose",
-                "deviates",
-                cite(USE, "for any purpose whatsoever"),
-                proposalIds=["purpose-fallback"],
-                comment="Ask the client whether any other use is planned.",
-            ),
-        ),
-        tool(RECORD_FINDING, finding("law", "meets", cite(LAW, LAW_TEXT))),
-    ),
+    reply("Recording the three positions.", *(tool(RECORD_FINDING, f) for f in SCRIPT_FINDINGS.values())),
     reply("Two positions deviate; governing law meets the playbook."),
 ]
 
@@ -250,3 +248,72 @@ def test_export_without_a_review_says_how_to_make_one(window: MainWindow, qtbot:
     click_menu_item(window, qtbot, "file", window.actions.export_issues)
     qtbot.waitUntil(lambda: seen.shown)
     assert "Agent ▸ Review Against Playbook…" in seen.text
+
+
+async def _until(condition: Any) -> None:
+    """Let the turn run until ``condition()`` holds (the window's loop is asyncio on Qt's)."""
+    while not condition():
+        await asyncio.sleep(0.02)
+
+
+def test_stop_keeps_what_was_recorded_and_the_same_playbook_continues(
+    window: MainWindow, qtbot: Any, loop: Any, server: FakeAnthropic, nda: Path, playbook_file: Path
+) -> None:
+    server.add(
+        reply("Recording the term.", tool(RECORD_FINDING, SCRIPT_FINDINGS["term"])),
+        reply("Still reading the use clause…", delay_s=20),
+    )
+    QTest.mouseClick(_pick_playbook(window, qtbot, playbook_file).start_button, LEFT)
+    task = window.chat.chat.turn_task
+    panel = window.docks.playbook.panel
+    loop.run_until_complete(_until(lambda: panel.rows()[0].status == "deviates"))
+    QTest.mouseClick(window.chat.stop_button, LEFT)
+    loop.run_until_complete(_until(task.done))
+    assert _statuses(panel) == [("term", "deviates"), ("purpose", "unanswered"), ("law", "unanswered")]
+    saved = FindingsStore(window.chat.chat.store).load(nda, document_identity(DocxReviewer.open(nda)))
+    assert saved is not None and list(saved.findings) == ["term"]
+
+    # the same playbook again: picked at once, and the agent is asked only about the rest
+    server.add(
+        reply(
+            "Recording the rest.",
+            tool(RECORD_FINDING, {**SCRIPT_FINDINGS["purpose"], "proposalIds": []}),
+            tool(RECORD_FINDING, SCRIPT_FINDINGS["law"]),
+        ),
+        reply("Done."),
+    )
+    click_menu_item(window, qtbot, "agent", window.actions.review_playbook)
+    dialog = window.docks.playbook.dialog
+    assert dialog is not None
+    qtbot.waitUntil(dialog.isVisible)
+    assert "yours: firm-nda.yaml" in dialog.description.text()
+    QTest.mouseClick(dialog.start_button, LEFT)
+    loop.run_until_complete(window.chat.chat.turn_task)
+    assert _statuses(panel) == [("term", "deviates"), ("purpose", "deviates"), ("law", "meets")]
+    task_text = server.bodies[-2]["messages"][-1]["content"]
+    task_text = task_text if isinstance(task_text, str) else task_text[-1]["text"]
+    assert '"id":"purpose"' in task_text and '"id":"term"' not in task_text
+
+
+def test_another_playbook_replaces_the_review_only_when_the_lawyer_agrees(
+    window: MainWindow, qtbot: Any, loop: Any, server: FakeAnthropic, playbook_file: Path
+) -> None:
+    server.add(*SCRIPT)
+    QTest.mouseClick(_pick_playbook(window, qtbot, playbook_file).start_button, LEFT)
+    loop.run_until_complete(window.chat.chat.turn_task)
+    requests = len(server.bodies)
+    click_menu_item(window, qtbot, "agent", window.actions.review_playbook)
+    dialog = window.docks.playbook.dialog
+    assert dialog is not None
+    qtbot.waitUntil(dialog.isVisible)
+    other = dialog.playbook_names().index("SaaS / cloud services (customer)")
+    qtbot.mouseClick(
+        dialog.list.viewport(), LEFT, pos=dialog.list.visualItemRect(dialog.list.item(other)).center()
+    )
+    asked = answer_message_box(qtbot, "replacePlaybookReviewBox", "Cancel")
+    QTest.mouseClick(dialog.start_button, LEFT)
+    assert asked.shown and "“Mutual NDA” (3 findings" in asked.text
+    assert window.chat.chat.turn_task is None and len(server.bodies) == requests
+    panel = window.docks.playbook.panel
+    assert panel.heading.text() == "Mutual NDA"
+    assert _statuses(panel) == [("term", "deviates"), ("purpose", "deviates"), ("law", "meets")]

@@ -11,7 +11,8 @@ was recorded) whose events come from a
 playbook needs, with ``record_finding`` offered only while it runs. With no model configured the
 chat says what to set up, as it does for a message. Running the same playbook again continues
 its review (the lawyer's statuses and notes stay; the agent answers what is unanswered);
-another playbook starts a new one.
+another playbook, or the same one answered in full, starts a new review once the person agreed
+to replace the old one.
 """
 
 from __future__ import annotations
@@ -32,8 +33,9 @@ from ..agent.session import AgentSession
 from ..agent.transcript import document_identity
 from ..docx.snapshot import Snapshot
 from .chat.describe import operation_title, status_title
-from .playbook_dialog import PlaybookDialog
+from .playbook_dialog import PlaybookDialog, same_playbook
 from .playbook_panel import PlaybookPanel
+from .plurals import count_text
 from .window_actions import connect
 
 if TYPE_CHECKING:
@@ -125,7 +127,7 @@ class PlaybookCommand(QObject):
                 8000,
             )
             return None
-        dialog = PlaybookDialog(self.window)
+        dialog = PlaybookDialog(self.review.playbook if self.review is not None else None, self.window)
         dialog.accepted.connect(lambda: self._chosen(dialog))
         dialog.finished.connect(lambda _result: dialog.deleteLater())
         self.dialog = dialog
@@ -138,10 +140,17 @@ class PlaybookCommand(QObject):
             self.start(playbook)
 
     def start(self, playbook: Playbook) -> bool:
-        """Run the review of the open document against ``playbook`` through the chat."""
-        if self.review is None or self.review.playbook.name != playbook.name:
+        """Run the review of the open document against ``playbook`` through the chat.
+
+        The same playbook with positions still unanswered continues its review; anything else
+        replaces the review, once the person agreed to lose its findings, statuses and notes."""
+        old = self.review
+        if old is None or not same_playbook(old.playbook, playbook) or not old.unanswered():
+            if old is not None and old.findings and not self._replace_agreed(old):
+                return False
             self.review = PlaybookReview(playbook)
         review = self.review
+        assert review is not None
         self.panel.set_review(review)
         self.save()
         self._show_dock()
@@ -151,7 +160,6 @@ class PlaybookCommand(QObject):
         chat = self.window.chat
         chat.parentWidget().show()
         chat.parentWidget().raise_()
-
         target = self._target
 
         def events(session: AgentSession) -> AsyncIterator[Any]:
@@ -160,6 +168,24 @@ class PlaybookCommand(QObject):
             return self.run.events()
 
         return chat.chat.send(label, events=events) is not None
+
+    def _replace_agreed(self, old: PlaybookReview) -> bool:
+        """Ask before a new review replaces this document's review (and the lawyer's notes)."""
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            self.tr("Review against playbook"),
+            self.tr(
+                "This document's review against “{0}” ({1}, with your statuses and notes) "
+                "will be replaced by the new review."
+            ).format(old.playbook.name, count_text(len(old.findings), "{n} finding", "{n} findings")),
+            QMessageBox.StandardButton.Cancel,
+            self.window,
+        )
+        box.setObjectName("replacePlaybookReviewBox")
+        start = box.addButton(self.tr("Start New Review"), QMessageBox.ButtonRole.AcceptRole)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        box.exec()
+        return box.clickedButton() is start
 
     def _recorded(self, _finding: PlaybookFinding) -> None:
         self.panel.refresh()

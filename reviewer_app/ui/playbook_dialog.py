@@ -10,6 +10,7 @@ dialog and adds nothing. The dialog only chooses: the window starts the review w
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -32,6 +33,12 @@ from ..agent.playbook.yaml_format import PlaybookError
 from .chat.colors import chat_colors
 from .plurals import count_text
 
+
+def same_playbook(playbook: Playbook | None, other: Playbook) -> bool:
+    """The same playbook, wherever its file is: the same name and positions."""
+    return playbook is not None and (playbook.name, playbook.positions) == (other.name, other.positions)
+
+
 PLAYBOOK_FILTER = "Playbooks (*.yaml *.yml *.docx);;All files (*)"
 _ENTRY_ROLE = Qt.ItemDataRole.UserRole
 
@@ -39,7 +46,8 @@ _ENTRY_ROLE = Qt.ItemDataRole.UserRole
 class PlaybookDialog(QDialog):
     """The playbooks to choose from, Import…, and Start Review / Cancel."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, current: Playbook | None = None, parent: QWidget | None = None) -> None:
+        """``current``: the playbook of the document's review so far, picked at first."""
         super().__init__(parent)
         self.setObjectName("playbookDialog")
         self.setWindowTitle(self.tr("Review against playbook"))
@@ -83,10 +91,11 @@ class PlaybookDialog(QDialog):
         layout.addWidget(self.description)
         layout.addWidget(self.problem)
         layout.addWidget(self.buttons)
-        self._fill()
+        self._fill(lambda entry: current is not None and same_playbook(entry.playbook, current))
 
     # ------------------------------------------------------------------ the list
-    def _fill(self, select: Path | None = None) -> None:
+    def _fill(self, select: Callable[[PlaybookEntry], bool] = lambda _entry: False) -> None:
+        """List the library; pick the first entry ``select`` accepts, else the first readable one."""
         self.list.clear()
         entries = library.list_playbooks()
         for entry in entries:
@@ -97,13 +106,10 @@ class PlaybookDialog(QDialog):
                 item.setForeground(self.palette().placeholderText())
             item.setToolTip(entry.error or entry.playbook.description or entry.name)
             self.list.addItem(item)
-        paths = [e.path for e in entries]
-        if select is not None and select in paths:
-            self.list.setCurrentRow(paths.index(select))
-        else:
-            readable = [i for i, e in enumerate(entries) if e.playbook is not None]
-            if readable:
-                self.list.setCurrentRow(readable[0])
+        wanted = [i for i, e in enumerate(entries) if select(e)]
+        readable = [i for i, e in enumerate(entries) if e.playbook is not None]
+        if wanted or readable:
+            self.list.setCurrentRow((wanted or readable)[0])
         self._picked()
 
     def playbook_names(self) -> list[str]:
@@ -130,7 +136,12 @@ class PlaybookDialog(QDialog):
             self.description.setText(entry.error)
             return
         positions = count_text(len(playbook.positions), "{n} position", "{n} positions")
-        lines = [f"{playbook.contract_type} · {positions}"]
+        origin = (
+            self.tr("shipped with Reviewer")
+            if entry.origin == "shipped"
+            else self.tr("yours: {0}").format(entry.path.name)
+        )
+        lines = [f"{playbook.contract_type} · {positions} · {origin}"]
         if playbook.description:
             lines.append(playbook.description)
         self.description.setText("\n".join(lines))
@@ -158,7 +169,7 @@ class PlaybookDialog(QDialog):
             self._say(f"{Path(path).name}: {error.strerror or error}")
             return None
         self.problem.hide()
-        self._fill(select=added)
+        self._fill(lambda entry: entry.path == added)
         return added
 
     def _say(self, problem: str) -> None:
