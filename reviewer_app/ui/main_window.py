@@ -48,6 +48,7 @@ from .plurals import count_text
 from .protection_notice import ProtectionNotice
 from .recovery_dialog import offer_recovery
 from .settings_dialog import SettingsDialog
+from .triage_command import TriageCommand
 from .window_actions import build_menus, build_toolbar, connect, create_actions, set_history_text
 from .window_docks import build_docks
 from .window_services import WindowServices
@@ -100,6 +101,7 @@ class MainWindow(QMainWindow):
         self.toolbar = build_toolbar(self, self.actions)
         self._build_chat()
         self.docks = build_docks(self)
+        self.triage = TriageCommand(self)
         self._build_status_bar()
         self._connect()
         self.sync_theme_actions()

@@ -88,6 +88,7 @@ class WindowActions:
     agent_stop: QAction
     offer_version: QAction
     review_playbook: QAction
+    triage_changes: QAction
     shortcuts: QAction
     log_folder: QAction
     about: QAction
@@ -100,7 +101,7 @@ class WindowActions:
         names = (
             "save save_as export_pdf compare_with close find go_to edit_paragraph insert_paragraph "
             "delete_paragraph add_comment previous_change next_change accept_change reject_change "
-            "accept_all accept_shown reject_all offer_version review_playbook export_issues"
+            "accept_all accept_shown reject_all offer_version review_playbook export_issues triage_changes"
         )
         return [getattr(self, n) for n in names.split()]
 
@@ -245,6 +246,13 @@ def create_actions(parent: QMainWindow) -> WindowActions:
             tr("Review Against &Playbook…"),
             None,
             tr("Check the contract against a playbook's positions, citing each clause"),
+        ),
+        triage_changes=_action(
+            parent,
+            "triage_changes",
+            tr("&Triage Their Changes"),
+            None,
+            tr("Have the agent recommend accept, reject or a counter for each of the other side's changes"),
         ),
         shortcuts=_action(parent, "shortcuts", tr("&Keyboard Shortcuts"), "Ctrl+/"),
         log_folder=_action(parent, "log_folder", tr("Open &Log Folder")),
@@ -401,7 +409,16 @@ def build_menus(window: QMainWindow, a: WindowActions, recent_menu: QMenu) -> di
     menu(
         "agent",
         tr("&Agent"),
-        [a.agent_review, a.agent_direct, None, a.offer_version, a.review_playbook, None, a.agent_stop],
+        [
+            a.agent_review,
+            a.agent_direct,
+            None,
+            a.offer_version,
+            a.review_playbook,
+            a.triage_changes,
+            None,
+            a.agent_stop,
+        ],
     )
     menu("help", tr("&Help"), [a.shortcuts, a.log_folder, None, a.about])
     return menus
