@@ -37,6 +37,7 @@ from tests.window_fixtures import click_menu_item, shown_main_window
 loop, server = chat_fixtures.loop, chat_fixtures.server
 
 LEFT = Qt.MouseButton.LeftButton
+ARTIFACTS = Path(__file__).resolve().parent / "_artifacts"
 SCRIPT_FINDINGS = {
     "term": finding("term", "deviates", cite(TERM, "two (2) years after disclosure")),
     "purpose": finding(
@@ -113,7 +114,7 @@ def _pick_playbook(window: MainWindow, qtbot: Any, playbook_file: Path) -> Playb
     chosen = dialog.chosen()
     assert chosen is not None and chosen.positions == PLAYBOOK.positions
     assert Path(chosen.source).name == "firm-nda.yaml"  # kept in the user's playbook folder
-    assert "NDA · 3 positions" in dialog.description.text()
+    assert dialog.list.currentItem().text() == "Mutual NDA\nNDA · 3 positions · yours: firm-nda.yaml"
     return dialog
 
 
@@ -126,6 +127,8 @@ def test_review_against_playbook_from_the_menu_fills_the_panel(
 ) -> None:
     server.add(*SCRIPT)
     dialog = _pick_playbook(window, qtbot, playbook_file)
+    ARTIFACTS.mkdir(exist_ok=True)
+    assert dialog.grab().save(str(ARTIFACTS / "playbook_dialog.png"))
     QTest.mouseClick(dialog.start_button, LEFT)
     task = window.chat.chat.turn_task
     assert task is not None, "Start Review started no turn"
@@ -144,10 +147,17 @@ def test_review_against_playbook_from_the_menu_fills_the_panel(
     qtbot.mouseClick(panel.list.viewport(), LEFT, pos=panel.list.visualRect(panel.model.index(row)).center())
     texts = [panel.evidence.item(i).text() for i in range(panel.evidence.count())]
     assert texts[-1] == "Proposal: Replace text · Proposed"
+    qtbot.wait(50)  # the panel lays out the finding's details
+    assert window.docks.playbook_dock.grab().save(str(ARTIFACTS / "playbook_panel_after_run.png"))
     proposal = panel.evidence.item(len(texts) - 1)
     qtbot.mouseClick(panel.evidence.viewport(), LEFT, pos=panel.evidence.visualItemRect(proposal).center())
     assert window.chat_dock.isVisible()
     assert window.page_view._focus_target == ("block", USE)
+    # applied from its card, the proposal says so under the finding
+    card = next(w for b in window.chat.conversation.batches() for w in b.cards.values())
+    assert card.card.proposal_id == "purpose-fallback"
+    QTest.mouseClick(card.apply_button, LEFT)
+    qtbot.waitUntil(lambda: panel.evidence.item(panel.evidence.count() - 1).text().endswith("Applied"))
     # saved beside the conversation: the same review is there when the document is opened again
     saved = FindingsStore(window.chat.chat.store).load(nda, document_identity(DocxReviewer.open(nda)))
     assert saved is not None and set(saved.findings) == {"term", "purpose", "law"}
@@ -286,7 +296,7 @@ def test_stop_keeps_what_was_recorded_and_the_same_playbook_continues(
     dialog = window.docks.playbook.dialog
     assert dialog is not None
     qtbot.waitUntil(dialog.isVisible)
-    assert "yours: firm-nda.yaml" in dialog.description.text()
+    assert dialog.list.currentItem().text().endswith("yours: firm-nda.yaml")
     QTest.mouseClick(dialog.start_button, LEFT)
     loop.run_until_complete(window.chat.chat.turn_task)
     assert _statuses(panel) == [("term", "deviates"), ("purpose", "deviates"), ("law", "meets")]

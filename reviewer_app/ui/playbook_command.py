@@ -72,6 +72,11 @@ class PlaybookCommand(QObject):
         connect(window.actions.review_playbook, self.ask)
         connect(window.actions.export_issues, self.export)
         window.controller.document_loaded.connect(self._document_loaded)
+        # clause numbers and the linked proposals' states follow the document (coalesced)
+        self._refresh_timer = QTimer(self, singleShot=True, interval=0)
+        self._refresh_timer.timeout.connect(panel.refresh)
+        window.controller.document_changed.connect(lambda _blocks: self._refresh_timer.start())
+        window.chat.chat.card_changed.connect(lambda _card: self._refresh_timer.start())
         window.chat.chat.turn_finished.connect(self._run_finished)
         window.installEventFilter(self)  # a note typed just before the window closes is saved too
 

@@ -63,6 +63,7 @@ class PlaybookDialog(QDialog):
         self.list.setObjectName("playbookChoices")
         self.list.setAccessibleName(self.tr("Playbooks"))
         self.list.setWordWrap(True)
+        self.list.setSpacing(3)
         self.list.currentItemChanged.connect(lambda _item, _old: self._picked())
         self.list.itemDoubleClicked.connect(lambda _item: self.accept())
         self.description = QLabel()
@@ -99,12 +100,10 @@ class PlaybookDialog(QDialog):
         self.list.clear()
         entries = library.list_playbooks()
         for entry in entries:
-            item = QListWidgetItem(entry.name)
+            item = QListWidgetItem(f"{entry.name}\n{self._facts(entry)}")
             item.setData(_ENTRY_ROLE, entry)
             if entry.playbook is None:
-                item.setText(self.tr("{0} (cannot be read)").format(entry.name))
                 item.setForeground(self.palette().placeholderText())
-            item.setToolTip(entry.error or entry.playbook.description or entry.name)
             self.list.addItem(item)
         wanted = [i for i, e in enumerate(entries) if select(e)]
         readable = [i for i, e in enumerate(entries) if e.playbook is not None]
@@ -112,9 +111,22 @@ class PlaybookDialog(QDialog):
             self.list.setCurrentRow((wanted or readable)[0])
         self._picked()
 
+    def _facts(self, entry: PlaybookEntry) -> str:
+        """The line under a playbook's name: what it is for, its size, whose it is."""
+        origin = (
+            self.tr("shipped with Reviewer")
+            if entry.origin == "shipped"
+            else self.tr("yours: {0}").format(entry.path.name)
+        )
+        playbook = entry.playbook
+        if playbook is None:
+            return self.tr("cannot be read · {0}").format(origin)
+        positions = count_text(len(playbook.positions), "{n} position", "{n} positions")
+        return f"{playbook.contract_type} · {positions} · {origin}"
+
     def playbook_names(self) -> list[str]:
-        """The names listed, in order (a file that cannot be read says so)."""
-        return [self.list.item(i).text() for i in range(self.list.count())]
+        """The names listed, in order (two playbooks may share one: the line under it differs)."""
+        return [self.list.item(i).text().split("\n")[0] for i in range(self.list.count())]
 
     def _entry(self) -> PlaybookEntry | None:
         item = self.list.currentItem()
@@ -132,19 +144,7 @@ class PlaybookDialog(QDialog):
         if entry is None:
             self.description.setText(self.tr("No playbook yet: import one."))
             return
-        if playbook is None:
-            self.description.setText(entry.error)
-            return
-        positions = count_text(len(playbook.positions), "{n} position", "{n} positions")
-        origin = (
-            self.tr("shipped with Reviewer")
-            if entry.origin == "shipped"
-            else self.tr("yours: {0}").format(entry.path.name)
-        )
-        lines = [f"{playbook.contract_type} · {positions} · {origin}"]
-        if playbook.description:
-            lines.append(playbook.description)
-        self.description.setText("\n".join(lines))
+        self.description.setText(entry.error if playbook is None else playbook.description)
 
     # ------------------------------------------------------------------ Import…
     def ask_import_path(self) -> str:

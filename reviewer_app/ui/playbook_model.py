@@ -139,14 +139,15 @@ class PositionRow:
         return "\n".join(lines)
 
 
-def clause_namer(snapshot: Snapshot | None) -> Callable[[str], str]:
+def clause_namer(snapshot: Snapshot | None, *, or_text: bool = True) -> Callable[[str], str]:
     """A block id → how the panel names the clause: its number or heading as the issues list
-    cites it ("7.2(a)"), else the start of its text; "" for a block no longer in the document."""
+    cites it ("7.2(a)"), else (``or_text``) the start of its text; "" for a block no longer in
+    the document."""
     lookup = clauses_from_snapshot(snapshot) if snapshot is not None else None
 
     def name(block_id: str) -> str:
         clause = lookup(block_id) if lookup is not None else None
-        if clause is None:
+        if clause is None or not (clause.label or or_text):
             return ""
         return clause.label or f"“{clip(clause.text, HEADING_CLIP)}”"
 

@@ -145,7 +145,7 @@ class PlaybookPanel(QWidget):
         self.note.setAccessibleName(self.tr("Your note"))
         self.note.setPlaceholderText(self.tr("Your note (kept in Reviewer and in the issues list)"))
         self.note.setTabChangesFocus(True)
-        self.note.setMaximumHeight(self.fontMetrics().lineSpacing() * 4 + 12)
+        self.note.setFixedHeight(self.fontMetrics().lineSpacing() * 3 + 12)
         self.note.textChanged.connect(self._note_changed)
         form = QFormLayout()
         form.setContentsMargins(0, 0, 0, 0)
@@ -235,9 +235,11 @@ class PlaybookPanel(QWidget):
             self.explanation.setText(finding.explanation or row.position.question)
         self._fill_evidence(finding)
         self._fill_status_box(finding)
-        self.note.blockSignals(True)
-        self.note.setPlainText(finding.note if finding is not None else "")
-        self.note.blockSignals(False)
+        note = finding.note if finding is not None else ""
+        if self.note.toPlainText() != note:  # a refresh while the note is typed leaves the cursor be
+            self.note.blockSignals(True)
+            self.note.setPlainText(note)
+            self.note.blockSignals(False)
         self.note.setEnabled(finding is not None)
 
     def _fill_evidence(self, finding: PlaybookFinding | None) -> None:
@@ -245,10 +247,11 @@ class PlaybookPanel(QWidget):
         if finding is None:
             self.evidence.hide()
             return
-        name = clause_namer(self._snapshot())
+        name = clause_namer(self._snapshot(), or_text=False)  # the quote itself is the text
         for number, citation in enumerate(finding.citations):
-            where = name(citation.block_id) or self.tr("a paragraph no longer in the document")
-            item = QListWidgetItem(f"{where}: “{_clip(citation.quote)}”")
+            quote = f"“{_clip(citation.quote)}”"
+            where = name(citation.block_id)
+            item = QListWidgetItem(f"{where}: {quote}" if where else quote)
             item.setData(_LINK_ROLE, ("citation", number))
             item.setToolTip(self.tr("Show this text in the document:\n“{0}”").format(citation.quote))
             self.evidence.addItem(item)
