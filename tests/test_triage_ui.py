@@ -20,6 +20,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 from reviewer_app.agent.recommend_change import RECOMMEND_CHANGE
+from reviewer_app.ui.chat.message_view import ToolLine
 from reviewer_app.ui.main_window import MainWindow
 from tests import chat_fixtures
 from tests.conftest import REPO_ROOT
@@ -123,10 +124,18 @@ def test_recommendations_land_on_their_changes_and_accept_recommended_accepts_ex
     assert tip.endswith("Recommended: Reject. Would uncap our liability for indirect loss.")
     assert panel.accept_recommended_button.text() == "Accept recommended (1)"
     assert panel.reject_recommended_button.text() == "Reject recommended (1)"
+    lines = [line.phrase for line in window.chat.findChildren(ToolLine)]
+    assert lines == [
+        f"Recommended counter for change {NINETY_INSERTED}",
+        f"Recommended reject for change {NOT_DELETED}",
+        f"Recommended accept for change {LAW_INSERTED}",
+        f"Recommended accept for change {OUR_INSERTION}",
+    ]
     # the counter is a proposal card in the chat, waiting like any agent edit
     assert [c.status for c in window.chat.chat.cards.values()] == ["queued"]
     ARTIFACTS.mkdir(exist_ok=True)
     window.docks.redline_dock.grab().save(str(ARTIFACTS / "triage_changes_panel.png"))
+    window.chat_dock.grab().save(str(ARTIFACTS / "triage_chat.png"))
 
     _click(panel.accept_recommended_button)
     assert _pending(window) == [THIRTY_DELETED, NINETY_INSERTED, NOT_DELETED, OUR_INSERTION]

@@ -289,6 +289,9 @@ def tool_phrase(name: str, tool_input: Any, result: Any = None) -> str:
         return count_text(count, "Suggested {n} change", "Suggested {n} changes", "ChatDock")
     if name == "add_comment":
         return _tr("Commented")
+    if name == "recommend_change":  # Agent ▸ Triage Their Changes
+        verdict, change = (clip(str(args.get(key) or "?"), 12) for key in ("verdict", "changeId"))
+        return _tr("Recommended {0} for change {1}").format(verdict, change)
     phrases = {
         "read_document": _tr("Read the document"),
         "get_document_outline": _tr("Read the outline"),
