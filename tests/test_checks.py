@@ -254,3 +254,20 @@ def test_a_re_check_after_an_edit_finds_what_a_fresh_check_finds(block_id, find,
     again = checker.check(reviewer.snapshot(), reviewer.document.body)
     assert again == Checker().check(reviewer.snapshot(), reviewer.document.body)
     assert again  # each edit leaves something to report
+
+
+def test_blocks_with_the_same_text_each_get_their_own_findings():
+    # Blocks alike share one reading: each must still be told its own findings, also after
+    # an edit to one of them.
+    same = "The Confidential information of an Afiliate is due within thirty (45) days [●]."
+    reviewer = reviewer_of(*DEFINITIONS, *uses(), same, same, same)
+    codes_by_block = {(f.code, f.block_id) for f in check_reviewer(reviewer)}
+    for block_id in ("00000008", "00000009", "0000000A"):
+        for code in ("termCapitalisation", "termMisspelt", "wordsFiguresMismatch", "placeholder"):
+            assert (code, block_id) in codes_by_block
+    checker = Checker()
+    checker.check(reviewer.snapshot(), reviewer.document.body)
+    _replace(reviewer, "00000009", "Afiliate", "Affiliate")
+    again = checker.check(reviewer.snapshot(), reviewer.document.body)
+    assert again == Checker().check(reviewer.snapshot(), reviewer.document.body)
+    assert {f.block_id for f in again if f.code == "termMisspelt"} == {"00000008", "0000000A"}

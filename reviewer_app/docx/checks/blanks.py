@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from .model import Finding
+from .words import contains_any
 
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
@@ -36,15 +37,17 @@ _SIGNATURE_LINE = re.compile(
     r"authori[sz]ed signatory|director)\b[^:_]{0,30}:?\s*(?:_{3,}|\.{3,})?\s*$",
     re.I,
 )
-#: Text none of the patterns can match without; most paragraphs have none and skip them.
-_MAY_MATCH = re.compile(r"[\[{_…]|\.{8}|TB[DCA]|to be |note|NTD", re.I)
+#: Text none of the patterns can match without (the second as the text is in lower case); most
+#: paragraphs have none and skip them.
+_CUES = ("[", "{", "_", "…", "........")
+_LOWER_CUES = ("tbd", "tbc", "tba", "to be ", "note", "ntd")
 _CHECKED_BOX = re.compile(r"^\[\s*[xX✓✔]\s*\]$")
 
 
 def check(block_id: str, text: str) -> list[Finding]:
     """Every blank or placeholder in one block's text, each reported once (overlaps merged)."""
     found: list[Finding] = []
-    if not _MAY_MATCH.search(text):
+    if not contains_any(text, _CUES) and not contains_any(text.lower(), _LOWER_CUES):
         return found
     taken: list[tuple[int, int]] = []
     for code, pattern in _PATTERNS:

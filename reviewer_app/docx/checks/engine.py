@@ -23,23 +23,15 @@ from lxml import etree
 from ..blocks import Block
 from ..snapshot import Snapshot
 from ..xmlutil import W
-from . import blanks, definitions, fields, numbers, terms, xrefs
+from . import definitions, fields, numbers, terms, xrefs
 from .clauses import ClauseTracker
 from .definitions import Definition
-from .model import Finding, sort_key
+from .model import Finding, placed, sort_key
 from .removed import RemovedDefinitions
-from .words import Token, tokens
+from .text_facts import TextFacts, TextReader
 
 _SIGNATURE_LABEL = re.compile(r"^\s*([A-Z][A-Z ]{2,30}):")
-_COMPANY = re.compile(
-    r"\b(?:Ltd|Limited|Inc|LLC|L\.L\.C|PLC|plc|LLP|Corporation|Corp|GmbH|S\.A|N\.V|B\.V|AG|SE)\b\.?"
-)
 _PLACEHOLDERS = re.compile(r"\{[^{}]*\}|\[[^\[\]]*\]")
-#: "Undefined capitalized words have the meanings given in the Agreement": the document borrows
-#: its terms from another, so a term it does not define may well be defined there.
-_BORROWS_TERMS = re.compile(
-    r"(?:undefined|not (?:otherwise )?defined)[^.]{0,100}\b(?:meanings?|definitions?)\b", re.I
-)
 #: the number of opening blocks searched for the parties' definitions
 _PREAMBLE_BLOCKS = 15
 
@@ -65,6 +57,7 @@ class Facts:
 
 
 _MANUAL_PREFIX = re.compile(r"^\s*\d{1,3}(?:\.\d{1,3})*\.?\s+")
+_TITLE_END = re.compile(r"(?<=[a-z)])\.\s|\.$|\t")
 
 
 def _title(block: Block) -> str | None:
@@ -76,12 +69,18 @@ def _title_text(text: str) -> str | None:
     text = text.strip()
     if not text:
         return None
-    head = re.split(r"(?<=[a-z)])\.\s|\.$|\t", text, maxsplit=1)[0].strip()
-    return head if 0 < len(head.split()) <= 8 else None
+    head = _TITLE_END.split(text, maxsplit=1)[0].strip()
+    return head if 0 < _words_up_to(head, 8) <= 8 else None
+
+
+def _words_up_to(text: str, most: int) -> int:
+    """The number of words in ``text``, counted up to ``most + 1`` (enough to tell whether there
+    are at most ``most``, without splitting a long paragraph into all its words)."""
+    return len(text.split(None, most))
 
 
 def _label_end(block: Block, title: str | None, table_label: bool, is_title: bool) -> int:
-    if table_label or is_title or (block.heading_level is not None and len(block.text.split()) <= 10):
+    if table_label or is_title or (block.heading_level is not None and _words_up_to(block.text, 10) <= 10):
         return len(block.text)
     if title is not None and block.kind in ("heading", "listItem"):
         return block.text.find(title) + len(title)
@@ -103,7 +102,8 @@ class Checker:
     blocks are re-read and their share of the sums swapped; the term index and the labels
     references resolve against are rebuilt only when those blocks changed what they define or
     label. Otherwise every block is looked up by its content, so unchanged blocks still keep
-    their facts.
+    their facts, and blocks alike in text and context (a schedule's repeated table cells and
+    clauses) share one reading.
     """
 
     def __init__(self) -> None:
@@ -180,7 +180,7 @@ class Checker:
         which document-wide results the change may alter."""
         old = self._facts[position]
         self._forget(position, old)
-        facts = _facts(block, *old.context)
+        facts = _facts(block, old.context, TextReader().read(block.id, block.text))
         self._facts[position] = facts
         self._remember(position, facts)
         if old.may_label or facts.may_label:
@@ -193,6 +193,8 @@ class Checker:
     def _read_all(self, snapshot: Snapshot, blocks: list[Block]) -> None:
         labels = snapshot.memo("check_labels", shown_labels)
         fresh: dict[tuple, Facts] = {}
+        reader = TextReader()
+        alike: dict[tuple, Facts] = {}  # facts by all they depend on but block id, list and label
         self._facts = []
         for block, context in zip(blocks, self._contexts(blocks, labels), strict=True):
             key = (
@@ -203,7 +205,14 @@ class Checker:
                 tuple(block.list_reference.values()) if block.list_reference else None,
                 context,
             )
-            facts = self._by_content.get(key) or _facts(block, *context)
+            facts = self._by_content.get(key)
+            if facts is None:
+                like = _alike(block, context)
+                model = alike.get(like)
+                if model is None:
+                    facts = alike[like] = _facts(block, context, reader.read(block.id, block.text))
+                else:
+                    facts = _readdressed(model, block, context)
             fresh[key] = facts
             self._facts.append(facts)
         self._by_content = fresh
@@ -228,7 +237,8 @@ class Checker:
         a table's first column, in a definitions clause, where parties are defined, the first."""
         clause = ClauseTracker()
         for position, block in enumerate(blocks):
-            clause.read(block)
+            if block.heading_level is not None:
+                clause.read(block)
             yield (
                 labels.get(block.id, block.display_label),
                 bool(block.table and block.table.get("gridColumnIndex") == 0),
@@ -238,7 +248,8 @@ class Checker:
             )
 
     def _remember(self, position: int, facts: Facts) -> None:
-        self._vocabulary.update(facts.lower_words)
+        if facts.lower_words:
+            self._vocabulary.update(facts.lower_words)
         for cache, value in (
             (self._definitions, facts.term_block.definitions),
             (self._labels, facts.label),
@@ -287,15 +298,17 @@ class Checker:
             index.finish()
             self._index = index
             changed = None
+        shared: dict[tuple, terms.BlockTerms] = {}
         if changed is None:
             self._totals = terms.TermTotals()
-            for position, facts in enumerate(self._facts):
-                self._totals.add(position, self._block_terms(facts, index, shape))
+            for position in range(len(self._facts)):
+                self._totals.add(position, self._block_terms(position, index, shape, shared))
         else:
             for position in changed:
-                self._totals.add(position, self._block_terms(self._facts[position], index, shape))
+                self._totals.add(position, self._block_terms(position, index, shape, shared))
         return terms.findings(
             lambda position: self._facts[position].term_block,
+            lambda position: self._blocks[position].id,
             index,
             self._totals,
             self._vocabulary.keys(),
@@ -303,10 +316,20 @@ class Checker:
             report_undefined=not self._borrowing,
         )
 
-    @staticmethod
-    def _block_terms(facts: Facts, index: terms.TermIndex, shape: object) -> terms.BlockTerms:
+    def _block_terms(
+        self, position: int, index: terms.TermIndex, shape: object, shared: dict[tuple, terms.BlockTerms]
+    ) -> terms.BlockTerms:
+        """The term uses and findings of the block at ``position`` for ``shape``; blocks alike in
+        all the term rules read (text, title, clause, party context) share one result through
+        ``shared`` (its findings are placed in each block by :func:`terms.findings`)."""
+        facts = self._facts[position]
         if facts.terms is None or facts.shape != shape:
-            facts.terms, facts.shape = terms.block_terms(facts.term_block, index), shape
+            block = facts.term_block
+            key = (block.text, block.label_end, block.in_definitions_clause, block.party_context)
+            found = shared.get(key)
+            if found is None:
+                found = shared[key] = terms.block_terms(block, index, self._blocks[position].id)
+            facts.terms, facts.shape = found, shape
         return facts.terms
 
     # ------------------------------------------------------------- references
@@ -444,22 +467,16 @@ def shown_labels(snapshot: Snapshot) -> dict[str, str]:
     return out
 
 
-def _facts(
-    block: Block,
-    label_text: str | None,
-    table_label: bool,
-    in_definitions: bool,
-    party_context: bool,
-    is_title: bool,
-) -> Facts:
-    context = (label_text, table_label, in_definitions, party_context, is_title)
+def _facts(block: Block, context: tuple[str | None, bool, bool, bool, bool], read: TextFacts) -> Facts:
+    """A block's facts in its ``context`` (see :meth:`Checker._contexts`), from ``read``, what
+    its text alone says."""
+    label_text, table_label, in_definitions, party_context, is_title = context
     text = block.text
-    words = tokens(text)
-    manual = numbers.manual_number(text) if not label_text and not block.table else None
+    manual = read.manual if not label_text and not block.table else None
     title = _title(block) if (block.heading_level is not None or block.display_label) else None
     if manual is not None:
         title = _title_text(_MANUAL_PREFIX.sub("", text))
-    short = len(text.split()) <= 8 and not text.rstrip().endswith((".", ";", ","))
+    short = _words_up_to(text, 8) <= 8 and not text.rstrip().endswith((".", ";", ","))
     is_title = is_title or (short and block.kind == "paragraph" and not block.table)
     table_label = table_label or bool(block.table and short)
     label = None
@@ -473,13 +490,12 @@ def _facts(
     if signature is not None:
         label = signature.group(1).strip().title()
     term_block = terms.TermBlock(
-        id=block.id,
         text=text,
-        tokens=words,
+        tokens=read.tokens,
         definitions=definitions.find(text, in_definitions),
         label_end=_label_end(block, title, table_label and short, is_title),
         in_definitions_clause=in_definitions,
-        party_context=party_context or bool(_COMPANY.search(text)) or signature is not None,
+        party_context=party_context or signature is not None or read.names_company,
     )
     label_block = xrefs.LabelBlock(
         text=text,
@@ -494,18 +510,58 @@ def _facts(
         term_block=term_block,
         label_block=label_block,
         may_label=xrefs.may_label(text, label_block.label),
-        references=xrefs.find(text),
-        local=blanks.check(block.id, text) + numbers.check(block.id, text),
-        lower_words=frozenset(_lower(words)),
+        references=read.references,
+        local=read.local_for(block.id),
+        lower_words=read.lower_words,
         label=label,
         parties=_party_names(term_block),
-        borrows_terms=bool(_BORROWS_TERMS.search(text)),
+        borrows_terms=read.borrows_terms,
         manual=manual,
     )
 
 
-def _lower(words: list[Token]) -> list[str]:
-    return [t.base.lower() for t in words if not t.text[0].isupper()]
+def _alike(block: Block, context: tuple[str | None, bool, bool, bool, bool]) -> tuple:
+    """All a block's facts depend on but its id, its list and the label it shows (which
+    :func:`_readdressed` puts right): blocks with the same key share one reading."""
+    return (
+        block.text,
+        block.kind,
+        block.heading_level,
+        bool(block.list_reference),
+        bool(context[0]),
+        context[1:],
+        bool(block.display_label),
+        bool(block.table),
+    )
+
+
+def _readdressed(facts: Facts, block: Block, context: tuple[str | None, bool, bool, bool, bool]) -> Facts:
+    """The facts of ``block``, alike to the one ``facts`` were read from in text and all its
+    context but its list and the label it shows (``5.2`` in one schedule's list, ``25.2`` in the
+    next): the same facts (the very same when they name no block, list or label), with
+    ``block``'s findings, list and label."""
+    label_block, may_label = facts.label_block, facts.may_label
+    ref = block.list_reference
+    if ref and (context[0] != label_block.label or (ref["numId"], ref["level"]) != label_block.list_key):
+        label_block = xrefs.LabelBlock(
+            block.text, context[0], (ref["numId"], ref["level"]), label_block.title
+        )
+        may_label = xrefs.may_label(block.text, label_block.label)
+    if not facts.local and context == facts.context and label_block is facts.label_block:
+        return facts
+    return Facts(
+        context=context,
+        term_block=facts.term_block,
+        label_block=label_block,
+        may_label=may_label,
+        references=facts.references,
+        local=placed(facts.local, block.id),
+        lower_words=facts.lower_words,
+        label=facts.label,
+        parties=facts.parties,
+        borrows_terms=facts.borrows_terms,
+        manual=facts.manual,
+    )
 
 
 _BETWEEN = re.compile(r"\bbetween\s+(?:the\s+)?([A-Z][a-z]+)\s+and\s+(?:the\s+)?([A-Z][a-z]+)\b")
@@ -548,8 +604,9 @@ def _party_names(block: terms.TermBlock) -> frozenset[terms.Term]:
     parenthetical definitions and a signature block's label (``CUSTOMER:``). A known term with a
     role name (``Customer``) is a party too; the checker adds those."""
     found: set[terms.Term] = set()
-    for m in _BETWEEN.finditer(block.text):
-        found.update({(m.group(1),), (m.group(2),)} & {(r,) for r in _ROLES})
+    if "between" in block.text:
+        for m in _BETWEEN.finditer(block.text):
+            found.update({(m.group(1),), (m.group(2),)} & {(r,) for r in _ROLES})
     if block.party_context:
         for definition in block.definitions:
             if definition.form == "parenthetical":

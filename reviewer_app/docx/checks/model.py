@@ -6,6 +6,7 @@ returns them to the model, and the Checks panel lists them, all from the same sh
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,6 +71,14 @@ class Finding:
         if self.related:
             out["relatedBlockIds"] = list(self.related)
         return out
+
+
+def placed(findings: list[Finding], block_id: str) -> list[Finding]:
+    """``findings`` read from a block with the same text (blocks alike share one reading),
+    placed in block ``block_id`` instead."""
+    if not findings or findings[0].block_id == block_id:
+        return findings
+    return [dataclasses.replace(f, block_id=block_id) for f in findings]
 
 
 def sort_key(finding: Finding, order: dict[str, int]) -> tuple[int, int, str]:

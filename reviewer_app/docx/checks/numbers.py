@@ -27,7 +27,7 @@ _MANUAL_NUMBER = re.compile(r"^\s*(\d{1,3})\.(?:(\d{1,3})\.?)?\s+\S")
 def check(block_id: str, text: str) -> list[Finding]:
     """Words-and-figures disagreements in one block's text."""
     found: list[Finding] = []
-    if not _MAY_MATCH.search(text):
+    if "(" not in text or not _MAY_MATCH.search(text):
         return found
     for m in _WORDS_FIGURES.finditer(text):
         _compare(found, block_id, text, m.start(), m.end(), m.group(1), m.group(3))

@@ -37,7 +37,7 @@ class RemovedDefinitions:
         known: dict[Block, tuple[bool, tuple[Term, ...]]] = {}
         clause = ClauseTracker()
         for block in blocks:
-            if block.normalized:
+            if block.heading_level is not None and block.normalized:
                 clause.read(block)
             if not block.has_removed_text:
                 continue

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Set
 from dataclasses import dataclass, field
 
 from .definitions import Definition
-from .model import Finding, QuickFix
+from .model import Finding, QuickFix, placed
 from .words import DAYS, MONTHS, Token, deletion_keys, one_edit_apart, singulars, strip_possessive
 
 _JOINERS = frozenset(("of", "and", "for", "to", "in", "on", "the"))
@@ -129,9 +129,9 @@ _IDENTIFIER_AFTER = re.compile(r"\s+(?:\d|[A-Z](?![a-z])|[IVX]+\b)")
 @dataclass(slots=True)
 class TermBlock:
     """What the term rules need of one block: its tokens and definitions, and whether it is a
-    label (heading title, table label cell) whose capitals are a title, not a use."""
+    label (heading title, table label cell) whose capitals are a title, not a use. Blocks alike
+    in all of it share one (it names no block: the rules are told the block ids apart)."""
 
-    id: str
     text: str
     tokens: list[Token]
     definitions: list[Definition]
@@ -263,16 +263,19 @@ def match_terms(block: TermBlock, index: TermIndex) -> tuple[list[Match], list[i
     skip = {i for i, t in enumerate(tokens) for s, e in spans if s <= t.start < e} if spans else ()
     matches: list[Match] = []
     free: list[int] = []
-    cached = index.candidates
+    looked_up = list(map(index.candidates.get, [t.text for t in tokens]))
+    lowered: list[str] = []  # the tokens in lower case, made when a term may start
     i = 0
     while i < len(tokens):
         if i in skip:
             i += 1
             continue
-        candidates = cached.get(tokens[i].text)
+        candidates = looked_up[i]
         if candidates is None:
             candidates = index.starting_with(tokens[i])
-        found = _match_at(block, index, candidates, i) if candidates else None
+        if candidates and not lowered:
+            lowered = [t.text.lower() for t in tokens]
+        found = _match_at(block, index, candidates, i, lowered) if candidates else None
         if found is None:
             free.append(i)
             i += 1
@@ -283,24 +286,26 @@ def match_terms(block: TermBlock, index: TermIndex) -> tuple[list[Match], list[i
 
 
 def _match_at(
-    block: TermBlock, index: TermIndex, groups: tuple[Group, ...], i: int
+    block: TermBlock, index: TermIndex, groups: tuple[Group, ...], i: int, lowered: list[str]
 ) -> tuple[Match, int] | None:
     """The longest use of a known term starting at token ``i`` (of equally long ones, the first
-    in term order), and the token after it; None when no term starts here."""
+    in term order), and the token after it; None when no term starts here. ``lowered`` is
+    the block's tokens in lower case."""
     tokens = block.tokens
     for n, by_head in groups:
-        if i + n > len(tokens):
+        last = i + n - 1
+        if last >= len(tokens):
             continue
-        terms = by_head.get(tuple(t.text.lower() for t in tokens[i : i + n - 1]) if n > 1 else ())
+        terms = by_head.get(tuple(lowered[i:last]))
         if terms is None:
             continue
-        forms = index.forms_of(tokens[i + n - 1])
-        term = next((term for term, last in terms if last in forms), None)
+        forms = index.forms_of(tokens[last])
+        term = next((term for term, word in terms if word in forms), None)
         if term is None:
             continue
-        span = tokens[i : i + n]
-        if all(_gap_ok(block.text, a, b) for a, b in zip(span, span[1:], strict=False)):
-            return _classify(block, term, span), i + n
+        span = tokens[i : last + 1]
+        if n == 1 or all(_gap_ok(block.text, a, b) for a, b in zip(span, span[1:], strict=False)):
+            return _classify(block, term, span), last + 1
     return None
 
 
@@ -450,14 +455,16 @@ class BlockTerms:
     runs: list[tuple[Term, int, int, tuple[tuple[str, ...], ...]]]
 
 
-def block_terms(block: TermBlock, index: TermIndex) -> BlockTerms:
-    """Uses, capitalisation and spelling findings and undefined-term candidates of one block."""
+def block_terms(block: TermBlock, index: TermIndex, block_id: str) -> BlockTerms:
+    """Uses, capitalisation and spelling findings and undefined-term candidates of one block
+    (findings placed in block ``block_id``: :func:`findings` places them in each block that
+    shares the result)."""
     matches, free = match_terms(block, index)
     out = BlockTerms({}, {}, [], [], [])
     uses = out.uses
     for match in matches:
         if match.case_fix is not None and match.term in index.defined and match.start >= block.label_end:
-            out.cases.append(_case_finding(block, match, index))
+            out.cases.append(_case_finding(block, block_id, match, index))
             continue
         uses[match.term] = uses.get(match.term, 0) + 1
         if (
@@ -473,7 +480,7 @@ def block_terms(block: TermBlock, index: TermIndex) -> BlockTerms:
     for i in capitals:
         miss = near_miss(block, index, i) if len(tokens[i].base) >= 5 else None
         if miss is not None:
-            out.misses.append((_forms(tokens[i].base), _spelling_finding(block, miss, index)))
+            out.misses.append((_forms(tokens[i].base), _spelling_finding(block, block_id, miss, index)))
     if index.defined:
         for first, last in capitalised_runs(block, free):
             candidate = undefined_candidate(block, first, last, index)
@@ -495,7 +502,9 @@ class TermTotals:
         self.flagged: dict[int, BlockTerms] = {}  # blocks with findings or candidates
 
     def add(self, position: int, result: BlockTerms) -> None:
-        self.uses.update(result.uses)
+        uses = self.uses
+        for term, count in result.uses.items():  # Counter.update would first ask isinstance(Mapping)
+            uses[term] += count
         for term, site in result.sites.items():
             self.sites.setdefault(term, {})[position] = site
         if result.cases or result.misses or result.runs:
@@ -513,6 +522,7 @@ class TermTotals:
 
 def findings(
     block_at: Callable[[int], TermBlock],
+    id_at: Callable[[int], str],
     index: TermIndex,
     totals: TermTotals,
     vocabulary: Set[str],
@@ -521,7 +531,8 @@ def findings(
 ) -> list[Finding]:
     """Every term and party finding of the document: the blocks' own findings, the misspellings
     and undefined terms whose words the document never writes in lower case (``vocabulary``),
-    and the findings about definitions. ``block_at`` gives the block at a position; without
+    and the findings about definitions. ``block_at`` gives the block at a position and
+    ``id_at`` its id (blocks alike share a :class:`TermBlock` and its findings); without
     ``report_undefined`` (the document borrows its terms from another) no term is reported as
     undefined."""
     found: list[Finding] = []
@@ -529,10 +540,10 @@ def findings(
     ordinary: set[Term] = set()  # phrases of ordinary words, or named as "this …" somewhere
     for position in sorted(totals.flagged):
         result = totals.flagged[position]
-        found.extend(result.cases)
+        found.extend(placed(result.cases, id_at(position)))
         for forms, finding in result.misses:
             if not any(form in vocabulary for form in forms):
-                found.append(finding)
+                found.extend(placed([finding], id_at(position)))
         for term, start, end, words in result.runs:
             undefined.setdefault(term, []).append((position, start, end))
             if not words or all(any(form in vocabulary for form in forms) for forms in words):
@@ -541,7 +552,7 @@ def findings(
     for term in index.defined:
         if not uses[term] and " ".join(term) in labels:
             uses[term] += 1  # used in a title or heading ("Business Associate Agreement")
-    found.extend(_definition_findings(block_at, index, uses, totals.sites))
+    found.extend(_definition_findings(block_at, id_at, index, uses, totals.sites))
     for term in index.removed:
         places = [(p, *site) for p, site in sorted(totals.sites.get(term, {}).items())]
         if term not in index.defined and places:
@@ -549,7 +560,7 @@ def findings(
                 f"The definition of “{' '.join(term)}” is deleted by a tracked change, "
                 f"but the term is still used ({totals.uses[term]} uses)."
             )
-            found.append(_undefined(block_at, term, places, message))
+            found.append(_undefined(block_at, id_at, term, places, message))
     if report_undefined and len(index.defined) >= 3:
         for term, places in undefined.items():
             if term in ordinary and len(places) >= (2 if len(term) > 1 else 3):
@@ -557,27 +568,30 @@ def findings(
                     f"“{' '.join(term)}” is capitalised like a defined term ({len(places)} uses) "
                     "but is never defined."
                 )
-                found.append(_undefined(block_at, term, places, message))
+                found.append(_undefined(block_at, id_at, term, places, message))
     return found
 
 
 def _undefined(
-    block_at: Callable[[int], TermBlock], term: Term, places: list[tuple[int, int, int]], message: str
+    block_at: Callable[[int], TermBlock],
+    id_at: Callable[[int], str],
+    term: Term,
+    places: list[tuple[int, int, int]],
+    message: str,
 ) -> Finding:
     """An undefined term, reported at its first use (``places``: block positions and ranges)."""
     position, start, end = places[0]
-    block = block_at(position)
     return Finding(
         "terms",
         "undefinedTerm",
         "warning",
         message,
-        block.id,
+        id_at(position),
         start,
         end,
-        block.text[start:end],
+        block_at(position).text[start:end],
         " ".join(term),
-        related=tuple(dict.fromkeys(block_at(p).id for p, _, _ in places[1:6])),
+        related=tuple(dict.fromkeys(id_at(p) for p, _, _ in places[1:6])),
     )
 
 
@@ -585,7 +599,7 @@ def _kind(term: Term, index: TermIndex) -> str:
     return "parties" if term in index.parties else "terms"
 
 
-def _case_finding(block: TermBlock, match: Match, index: TermIndex) -> Finding:
+def _case_finding(block: TermBlock, block_id: str, match: Match, index: TermIndex) -> Finding:
     phrase = " ".join(match.term)
     evidence = block.text[match.start : match.end]
     assert match.case_fix is not None
@@ -594,7 +608,7 @@ def _case_finding(block: TermBlock, match: Match, index: TermIndex) -> Finding:
         "termCapitalisation",
         "warning",
         f"“{evidence}” differs in capitals from the defined term “{phrase}”.",
-        block.id,
+        block_id,
         match.start,
         match.end,
         evidence,
@@ -603,7 +617,9 @@ def _case_finding(block: TermBlock, match: Match, index: TermIndex) -> Finding:
     )
 
 
-def _spelling_finding(block: TermBlock, miss: tuple[Term, int, int, str], index: TermIndex) -> Finding:
+def _spelling_finding(
+    block: TermBlock, block_id: str, miss: tuple[Term, int, int, str], index: TermIndex
+) -> Finding:
     term, start, end, word = miss
     phrase = " ".join(term)
     evidence = block.text[start:end]
@@ -614,7 +630,7 @@ def _spelling_finding(block: TermBlock, miss: tuple[Term, int, int, str], index:
         "partyMisspelt" if party else "termMisspelt",
         "warning",
         f"“{evidence}” looks like a misspelling of {what} “{phrase}”.",
-        block.id,
+        block_id,
         start,
         end,
         evidence,
@@ -625,6 +641,7 @@ def _spelling_finding(block: TermBlock, miss: tuple[Term, int, int, str], index:
 
 def _definition_findings(
     block_at: Callable[[int], TermBlock],
+    id_at: Callable[[int], str],
     index: TermIndex,
     uses: Counter[Term],
     sites: dict[Term, dict[int, tuple[int, int]]],
@@ -633,7 +650,7 @@ def _definition_findings(
     for term, places in index.defined.items():
         phrase = " ".join(term)
         position, definition = places[0]
-        block = block_at(position)
+        block, block_id = block_at(position), id_at(position)
         aliases = [as_term(d.term) for d in block.definitions if abs(d.start - definition.start) < 40]
         if not any(uses[alias] for alias in aliases) and term not in index.parties:
             found.append(
@@ -642,7 +659,7 @@ def _definition_findings(
                     "unusedTerm",
                     "info",
                     f"“{phrase}” is defined but never used.",
-                    block.id,
+                    block_id,
                     definition.start,
                     definition.end,
                     phrase,
@@ -657,12 +674,12 @@ def _definition_findings(
                     "duplicateDefinition",
                     "warning",
                     f"“{phrase}” is defined more than once.",
-                    block_at(later).id,
+                    id_at(later),
                     other.start,
                     other.end,
                     phrase,
                     phrase,
-                    related=(block.id,),
+                    related=(block_id,),
                 )
             )
         if block.in_definitions_clause or definition.form == "means" or term not in sites:
@@ -677,12 +694,12 @@ def _definition_findings(
                     "usedBeforeDefinition",
                     "info",
                     f"“{phrase}” is used before the clause that defines it.",
-                    used.id,
+                    id_at(used_at),
                     use_start,
                     use_end,
                     used.text[use_start:use_end],
                     phrase,
-                    related=(block.id,),
+                    related=(block_id,),
                 )
             )
     return found

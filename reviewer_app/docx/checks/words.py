@@ -10,6 +10,9 @@ import re
 from typing import NamedTuple
 
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-'’][A-Za-z0-9]+)*(?:['’]s?)?")
+#: A token and the text before it since the previous one: read in one C-level pass, the
+#: offsets follow from the lengths.
+_GAP_AND_TOKEN = re.compile(rf"([^A-Za-z]*)({_TOKEN.pattern})")
 #: Where a sentence-initial word starts: after the start or a sentence end (a tab ends a list
 #: label), past spaces and opening quotes or brackets.
 _SENTENCE_START = re.compile(r"(?:^|[.:;!?\t])[ \"“‘'(\[]*(?=[A-Za-z])")
@@ -46,6 +49,12 @@ class Token(NamedTuple):
     base: str  # the word without a possessive ending (``Customer’s`` → ``Customer``)
 
 
+def contains_any(text: str, cues: tuple[str, ...]) -> bool:
+    """True when ``text`` holds one of ``cues``: a substring search is many times faster than a
+    regular expression scanning the text, so the rules ask it before running their patterns."""
+    return any(map(text.__contains__, cues))
+
+
 def strip_possessive(word: str) -> str:
     last = word[-1]
     if last in "'’":
@@ -75,10 +84,16 @@ def tokens(text: str) -> list[Token]:
     label = _LABEL_START.match(text)
     if label is not None:
         initial.add(label.end())
-    return [
-        _new_token(Token, (word, start, start + len(word), start in initial, strip_possessive(word)))
-        for word, start in ((m.group(), m.start()) for m in _TOKEN.finditer(text))
-    ]
+    out: list[Token] = []
+    append = out.append
+    end = 0
+    for gap, word in _GAP_AND_TOKEN.findall(text):  # 100,000+ words in a 300-page contract
+        start = end + len(gap)
+        end = start + len(word)
+        last = word[-1]
+        base = strip_possessive(word) if last in "'’" or (last == "s" and word[-2:-1] in ("'", "’")) else word
+        append(_new_token(Token, (word, start, end, start in initial, base)))
+    return out
 
 
 _new_token = tuple.__new__  # skips the named tuple's Python-level constructor

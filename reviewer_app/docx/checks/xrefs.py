@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .model import Finding, QuickFix
+from .words import contains_any
 
 _NUM = r"\d{1,3}(?:\.\d{1,3})*(?![\dA-Za-z])(?:\s?\((?:[a-zA-Z]{1,4}|\d{1,3})\))*"
 _REFERENCE = re.compile(
@@ -36,6 +37,8 @@ _LEADING_WORD = re.compile(r"^(?:article|section|clause|schedule|part)\s+", re.I
 _PART = re.compile(r"\(?([a-zA-Z]{1,4}|\d{1,3})\)?")
 _NUMERIC = re.compile(r"\d{1,3}(?:\.\d{1,3})*")
 _MANUAL = re.compile(r"^\s*(?:(?:article|section|clause)\s+)?(\d{1,3}(?:\.\d{1,3})*)\.?(?=\s)", re.I)
+#: A word every reference holds; most paragraphs hold none and skip the patterns.
+_CUES = ("ection", "lause", "rticle", "aragraph", "chedule", "xhibit", "nnex", "ppendix", "ttachment")
 _ATTACHMENT_TARGET = re.compile(
     r"^\s*(Schedule|Exhibit|Annex|Appendix|Attachment)\s+(\d{1,3}|[A-Z]{1,2}|[IVX]{1,5})\b", re.I
 )
@@ -55,6 +58,8 @@ class Reference:
 def find(text: str) -> list[Reference]:
     """Every internal cross-reference in one block's text."""
     found: list[Reference] = []
+    if not contains_any(text, _CUES):
+        return found
     for m in _REFERENCE.finditer(text):
         if _EXTERNAL_BEFORE.search(text, max(0, m.start() - 12), m.start()):
             continue
