@@ -74,7 +74,7 @@ class PlaybookCommand(QObject):
         window.controller.document_loaded.connect(self._document_loaded)
         # clause numbers and the linked proposals' states follow the document (coalesced)
         self._refresh_timer = QTimer(self, singleShot=True, interval=0)
-        self._refresh_timer.timeout.connect(panel.refresh)
+        self._refresh_timer.timeout.connect(panel.refresh_when_shown)
         window.controller.document_changed.connect(lambda _blocks: self._refresh_timer.start())
         window.chat.chat.card_changed.connect(lambda _card: self._refresh_timer.start())
         window.chat.chat.turn_finished.connect(self._run_finished)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QModelIndex, QPoint, Qt, Signal
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -78,6 +78,8 @@ class PlaybookPanel(QWidget):
         #: how a linked proposal reads in the evidence list (the owner knows the chat's cards)
         self.describe_proposal: ProposalLookup = lambda _id: None
         self.review: PlaybookReview | None = None
+        #: the document changed while the panel was hidden: refresh when it is shown
+        self._stale = False
         self._build()
         self._show_detail(None)
 
@@ -174,8 +176,21 @@ class PlaybookPanel(QWidget):
         self.review = review
         self.refresh()
 
+    def refresh_when_shown(self) -> None:
+        """The document changed: refresh now if the panel can be seen, else when it is shown."""
+        if self.isVisible():
+            self.refresh()
+        else:
+            self._stale = True
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
+        super().showEvent(event)
+        if self._stale:
+            self.refresh()
+
     def refresh(self) -> None:
         """Show the review as it is now (a finding was recorded), keeping the person's place."""
+        self._stale = False
         review = self.review
         current = self.current_row()
         keep = current.position.id if current is not None else None
