@@ -13,14 +13,14 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QMenu
+from PySide6.QtWidgets import QApplication
 
 from reviewer_app.ui.clause_outline import find_clause, normalize_number, outline, page_request
 from reviewer_app.ui.go_to_dialog import GoToDialog
 from reviewer_app.ui.main_window import MainWindow
 from reviewer_app.ui.navigation_pane import NavigationPane
 from tests.agent_fixtures import SAMPLE
-from tests.window_fixtures import shown_main_window
+from tests.window_fixtures import click_menu_item, shown_main_window
 
 LEFT = Qt.MouseButton.LeftButton
 #: clause 3.2(e)(ii) of the sample: "the Customer's acceptable use policy for systems and networks; and"
@@ -31,25 +31,14 @@ INSERTED_CLAUSE = "10.5"
 
 @pytest.fixture
 def window(qtbot: Any, tmp_path: Path) -> MainWindow:
-    copy = tmp_path / "contract.docx"
-    shutil.copy(SAMPLE, copy)
     win = shown_main_window(qtbot)
-    assert win.open_path(copy)
+    assert win.open_path(shutil.copy(SAMPLE, tmp_path / "contract.docx"))
     win.page_view.finish_layout()
     return win
 
 
-def click_menu(window: MainWindow, qtbot: Any, menu: QMenu, action: object) -> None:
-    """Click the menu's title on the menu bar, then the item in the menu that opens."""
-    bar = window.menuBar()
-    QTest.mouseClick(bar, LEFT, pos=bar.actionGeometry(menu.menuAction()).center())
-    qtbot.waitUntil(menu.isVisible)
-    QTest.mouseClick(menu, LEFT, pos=menu.actionGeometry(action).center())
-    qtbot.waitUntil(lambda: not menu.isVisible())
-
-
 def open_pane(window: MainWindow, qtbot: Any) -> NavigationPane:
-    click_menu(window, qtbot, window.menus["view"], window.actions.navigation_pane)
+    click_menu_item(window, qtbot, "view", window.actions.navigation_pane)
     pane = window.docks.navigation
     # the dock opens at its width once the window has laid its docks out again
     qtbot.waitUntil(lambda: pane.tree.topLevelItemCount() > 0 and pane.tree.viewport().width() > 200)
@@ -128,7 +117,7 @@ def test_the_pane_lists_the_sample_clauses_nested_with_their_labels(window: Main
         "(ii)  the Customer’s acceptable use policy for systems and networks; and",
         "(iii)  the Customer’s supplier code of conduct;",
     ]
-    click_menu(window, qtbot, window.menus["view"], window.actions.navigation_pane)
+    click_menu_item(window, qtbot, "view", window.actions.navigation_pane)
     qtbot.waitUntil(lambda: not window.docks.navigation_dock.isVisible())
 
 
@@ -170,11 +159,11 @@ def test_the_clause_being_read_is_current_while_scrolling(window: MainWindow, qt
 def test_the_outline_follows_edits(window: MainWindow, qtbot: Any) -> None:
     pane = open_pane(window, qtbot)
     assert find_clause(pane.entries(), INSERTED_CLAUSE) is not None
-    click_menu(window, qtbot, window.menus["review"], window.actions.reject_all)
+    click_menu_item(window, qtbot, "review", window.actions.reject_all)
     qtbot.waitUntil(lambda: find_clause(pane.entries(), INSERTED_CLAUSE) is None)
     numbers = [pane.item_of(e.block_id).text(0).split("  ")[0] for e in pane.entries()]
     assert "10.4" in numbers and "10.5" not in numbers
-    click_menu(window, qtbot, window.menus["edit"], window.actions.undo)
+    click_menu_item(window, qtbot, "edit", window.actions.undo)
     qtbot.waitUntil(lambda: find_clause(pane.entries(), INSERTED_CLAUSE) is not None)
     assert pane.item_of(find_clause(pane.entries(), INSERTED_CLAUSE).block_id) is not None
 
