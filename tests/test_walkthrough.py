@@ -60,6 +60,8 @@ EVERY_DIALOG = (
     "Keyboard shortcuts",
     "About Reviewer",
     "New conversation",
+    "Review against playbook",
+    "Export issues list",
 )
 ME = "Alex Lawyer"
 CONTRACT = CORPUS / "contracts" / "oa_common-paper-mutual-nda.docx"
@@ -253,7 +255,15 @@ def _walk(
         assert panel_buttons <= set(click_panel_buttons(window))
         assert {"undo", "find", "markup_original"} <= set(click_toolbar(window))
         clicked = click_menu_items(window)
-        assert {"settings", "about", "shortcuts", "export_pdf", "find", "offer_version"} <= set(clicked)
+        assert {
+            "settings",
+            "about",
+            "shortcuts",
+            "export_pdf",
+            "find",
+            "offer_version",
+            "review_playbook",
+        } <= set(clicked)
     finally:
         closer.stop()
         if window.chat.chat.session is not None:  # close the HTTP client on the loop it runs on
