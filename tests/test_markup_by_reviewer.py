@@ -22,6 +22,7 @@ from reviewer_app.docx.reviewer import DocxReviewer
 from reviewer_app.ui.main_window import MainWindow
 from tests.agent_fixtures import SAMPLE
 from tests.checkers import schema_errors
+from tests.pdf_text import pdf_text
 from tests.window_fixtures import click_menu_item, shown_main_window
 
 LEFT = Qt.MouseButton.LeftButton
@@ -230,3 +231,18 @@ def test_accept_all_changes_shown_accepts_only_the_shown_reviewers_changes(
     assert reading["accept_all"]["paragraphs"] == before["accept_all"]["paragraphs"]
     click_menu_item(window, qtbot, "edit", window.actions.undo)  # one step
     qtbot.waitUntil(lambda: len(window.controller.reviewer.change_details()) == len(authors))
+
+
+def test_the_redline_pdf_shows_what_the_pages_show(
+    window: MainWindow, qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """File ▸ Export Redline PDF with Alex Lawyer hidden: his words read as accepted, no balloon of his."""
+    show_markup_item(window, qtbot, ALEX)
+    target = tmp_path / "without-alex.pdf"
+    monkeypatch.setattr(window.files, "ask_save_path", lambda *args: str(target))  # the save dialog's answer
+    click_menu_item(window, qtbot, "file", window.actions.export_pdf)
+    qtbot.waitUntil(target.exists)
+    text = " ".join(pdf_text(target).split())
+    assert "Uncapped CPI indexation is not acceptable" in text  # Priya's comment is there
+    assert ALEX_COMMENT not in text
+    assert ACCEPTED_5_2 in text

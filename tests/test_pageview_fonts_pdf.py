@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
 from itertools import pairwise
 from pathlib import Path
 
@@ -27,6 +26,7 @@ from .bridge_conformance import fixture_docx
 from .cli_runner import run_reviewer_without_display
 from .conftest import REPO_ROOT
 from .docx_factory import make_docx
+from .pdf_text import pdf_text
 
 OFFICE_FAMILIES = ("Calibri", "Cambria", "Arial", "Times New Roman", "Courier New")
 #: words Carlito, Caladea and Liberation would draw with a ligature glyph ("ti", "ff", "ffi", "ft")
@@ -82,13 +82,6 @@ def test_a_missing_office_font_is_laid_out_in_its_bundled_stand_in(qapp) -> None
         assert seen[family] == expected
 
 
-def _pdf_text(pdf: Path) -> str:
-    if shutil.which("pdftotext") is None:
-        pytest.skip("pdftotext (poppler-utils) is not installed")
-    done = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True)
-    return done.stdout
-
-
 def test_pdf_text_extracts_letter_for_letter(tmp_path: Path) -> None:
     """`reviewer pdf` of words set with ligature-prone letter pairs, in each stand-in: all extract whole."""
     sentence = " ".join(LIGATURE_WORDS)
@@ -101,7 +94,7 @@ def test_pdf_text_extracts_letter_for_letter(tmp_path: Path) -> None:
     out = tmp_path / "words.pdf"
     done = run_reviewer_without_display("pdf", str(source), "-o", str(out), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    text = _pdf_text(out)
+    text = pdf_text(out)
     for word in LIGATURE_WORDS:
         assert len(re.findall(rf"\b{word}\b", text)) == len(OFFICE_FAMILIES), (word, text)
     assert "par es" not in text and "O en mes" not in text
@@ -112,17 +105,17 @@ def test_pdf_has_the_comments_in_all_markup_and_not_without_markup(tmp_path: Pat
     source.write_bytes(fixture_docx())
     shown, clean, narrow = tmp_path / "all.pdf", tmp_path / "none.pdf", tmp_path / "narrow.pdf"
     assert run_reviewer_without_display("pdf", str(source), "-o", str(shown), cwd=tmp_path).returncode == 0
-    text = _pdf_text(shown)
+    text = pdf_text(shown)
     assert COMMENT_TEXT in text and "Ann" in text  # the balloon: author and comment
     assert "The Supplier delivers the goods on time." in text
     done = run_reviewer_without_display(
         "pdf", str(source), "-o", str(clean), "--markup", "none", cwd=tmp_path
     )
     assert done.returncode == 0, done.stderr
-    assert COMMENT_TEXT not in _pdf_text(clean)  # No Markup shows no balloons, in the window either
+    assert COMMENT_TEXT not in pdf_text(clean)  # No Markup shows no balloons, in the window either
     done = run_reviewer_without_display("pdf", str(source), "-o", str(narrow), "--no-comments", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert COMMENT_TEXT not in _pdf_text(narrow)
+    assert COMMENT_TEXT not in pdf_text(narrow)
 
 
 def test_export_redline_pdf_from_the_file_menu_has_the_balloons(qtbot, tmp_path: Path, monkeypatch) -> None:
@@ -144,7 +137,7 @@ def test_export_redline_pdf_from_the_file_menu_has_the_balloons(qtbot, tmp_path:
     file_menu = next(a.menu() for a in window.menuBar().actions() if a.menu() and "File" in a.text())
     assert window.actions.export_pdf in file_menu.actions()
     window.actions.export_pdf.trigger()
-    text = " ".join(_pdf_text(target).split())
+    text = " ".join(pdf_text(target).split())
     assert "Should Scottish bank holidays be excluded as well?" in text
     assert "Priya Shah" in text
 
@@ -211,5 +204,5 @@ def test_a_page_with_more_comments_than_its_column_holds_keeps_them_all_on_the_p
     assert all(above.bottom() <= below.top() for above, below in pairwise(ordered))  # none hides another
     out = tmp_path / "comments.pdf"
     render_pdf(reviewer, out, layout=layout)
-    text = " ".join(_pdf_text(out).split())
+    text = " ".join(pdf_text(out).split())
     assert all(f"end-of-note-{i}" in text for i in range(1, 13))

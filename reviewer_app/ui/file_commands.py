@@ -226,7 +226,7 @@ class FileCommands:
 
         view = self.window.page_view
         try:
-            pages = render_pdf(reviewer, path, markup=view.markup_mode())
+            pages = render_pdf(reviewer, path, markup=view.markup_mode(), markup_filter=view.markup_filter())
         except OSError as exc:
             self.window.show_error(self.window.tr("Cannot export PDF"), exc.strerror or str(exc))
             return False

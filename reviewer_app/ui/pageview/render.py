@@ -20,6 +20,7 @@ from .fonts import register_bundled_fonts
 from .layout import PagedLayout
 from .paint import PagePainter, PaintOptions
 from .qformats import LU_PER_INCH
+from .records import MarkupFilter
 
 _APP: QGuiApplication | None = None
 
@@ -47,15 +48,17 @@ def render_pdf(
     markup: str = "all",
     markup_area: bool = True,
     layout: PagedLayout | None = None,
+    markup_filter: MarkupFilter | None = None,
 ) -> int:
     """Write every laid-out page to ``out`` as a PDF page of that page's size; returns the page count.
 
     With ``markup_area`` (the default) a page with changes or comments shown (All markup) is
     widened by the balloon column, as in the window, so the comments reach whoever reads the
-    PDF; without it every page keeps the document's own paper size.
+    PDF; without it every page keeps the document's own paper size. ``markup_filter``: the
+    reviewers hidden and Simple Markup, as the window shows them.
     """
     ensure_app()
-    layout = layout or PagedLayout(reviewer, markup).build_all()
+    layout = layout or PagedLayout(reviewer, markup, markup=markup_filter).build_all()
     painter_impl = _painter_for(layout)
     options = PaintOptions(markup_area=markup_area)
     pages = layout.pages()
