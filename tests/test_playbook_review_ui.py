@@ -145,6 +145,9 @@ def test_review_against_playbook_from_the_menu_fills_the_panel(
     # the finding's proposal is listed under it and leads to its card in the chat
     row = next(i for i, r in enumerate(panel.rows()) if r.position.id == "purpose")
     qtbot.mouseClick(panel.list.viewport(), LEFT, pos=panel.list.visualRect(panel.model.index(row)).center())
+    assert panel.explanation.text() == (
+        "purpose: deviates.\nNote for you (never in the document): Ask the client whether any other use is planned."
+    )
     texts = [panel.evidence.item(i).text() for i in range(panel.evidence.count())]
     assert texts[-1] == "Proposal: Replace text · Proposed"
     qtbot.wait(50)  # the panel lays out the finding's details

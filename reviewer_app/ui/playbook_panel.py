@@ -244,10 +244,7 @@ class PlaybookPanel(QWidget):
             return
         finding = row.finding
         self.position_title.setText(row.position.title)
-        if finding is None:
-            self.explanation.setText(self.tr("The agent has not answered this position yet."))
-        else:
-            self.explanation.setText(finding.explanation or row.position.question)
+        self.explanation.setText(self._explained(row))
         self._fill_evidence(finding)
         self._fill_status_box(finding)
         note = finding.note if finding is not None else ""
@@ -256,6 +253,21 @@ class PlaybookPanel(QWidget):
             self.note.setPlainText(note)
             self.note.blockSignals(False)
         self.note.setEnabled(finding is not None)
+
+    def _explained(self, row: PositionRow) -> str:
+        """The agent's reason and, when it left one, its comment and whom the comment is for."""
+        finding = row.finding
+        if finding is None:
+            return self.tr("The agent has not answered this position yet.")
+        lines = [finding.explanation or row.position.question]
+        if finding.comment:
+            template = (
+                self.tr("Comment for the other side (in the document once applied): {0}")
+                if finding.comment_audience == "external"
+                else self.tr("Note for you (never in the document): {0}")
+            )
+            lines.append(template.format(finding.comment))
+        return "\n".join(lines)
 
     def _fill_evidence(self, finding: PlaybookFinding | None) -> None:
         self.evidence.clear()
