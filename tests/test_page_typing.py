@@ -10,7 +10,6 @@ original, the changes carry the person's name) and the schema checker.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +17,7 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QFont
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication
 
 from reviewer_app.ui.main_window import MainWindow
 from reviewer_app.ui.pageview import PageView
@@ -26,7 +25,7 @@ from reviewer_app.ui.pageview.caret import caret_line
 
 from .checkers import schema_errors
 from .conftest import REPO_ROOT
-from .window_fixtures import char_point, shown_main_window
+from .window_fixtures import char_point, window_on_copy
 
 SAMPLE = REPO_ROOT / "resources" / "samples" / "sample-msa.docx"
 CLAUSE_5_2 = "26C40F6B"  # "The Supplier shall invoice the Customer monthly in arrears. …"
@@ -36,16 +35,7 @@ ME = "Alex Lawyer"
 
 @pytest.fixture
 def window(qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> MainWindow:
-    if not SAMPLE.exists():
-        pytest.skip("the sample contract is missing")
-    monkeypatch.setattr(QMessageBox, "exec", lambda box: pytest.fail(f"unexpected message: {box.text()}"))
-    copy = tmp_path / "contract.docx"
-    shutil.copy(SAMPLE, copy)
-    win = shown_main_window(qtbot)
-    assert win.open_path(copy)
-    win.controller.author = ME
-    win.page_view.finish_layout()
-    return win
+    return window_on_copy(qtbot, SAMPLE, tmp_path, monkeypatch, ME)
 
 
 def gap_point(view: PageView, block_id: str, offset: int) -> QPoint:
@@ -297,3 +287,4 @@ def test_paste_inserts_the_clipboard_text_as_one_tracked_insertion_and_cut_delet
         ("deletion", "monthly "),
         ("insertion", ", payable within 30 days"),
     ]
+

@@ -8,19 +8,18 @@ real mouse and key events on the window, on a copy of the sample contract.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QImage
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication
 
 from reviewer_app.ui.main_window import MainWindow
 from reviewer_app.ui.pageview import PageView
 
 from .conftest import REPO_ROOT
-from .window_fixtures import char_point, shown_main_window
+from .window_fixtures import char_point, window_on_copy
 
 SAMPLE = REPO_ROOT / "resources" / "samples" / "sample-msa.docx"
 CLAUSE_3_5 = "0F3F0C7F"  # "Statements of Work. Either party may propose …"
@@ -31,16 +30,7 @@ ME = "Alex Lawyer"
 
 @pytest.fixture
 def window(qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> MainWindow:
-    if not SAMPLE.exists():
-        pytest.skip("the sample contract is missing")
-    monkeypatch.setattr(QMessageBox, "exec", lambda box: pytest.fail(f"unexpected message: {box.text()}"))
-    copy = tmp_path / "contract.docx"
-    shutil.copy(SAMPLE, copy)
-    win = shown_main_window(qtbot)
-    assert win.open_path(copy)
-    win.controller.author = ME
-    win.page_view.finish_layout()
-    return win
+    return window_on_copy(qtbot, SAMPLE, tmp_path, monkeypatch, ME)
 
 
 def click_in(view: PageView, qtbot, block_id: str, offset: int) -> QPoint:

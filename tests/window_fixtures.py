@@ -7,8 +7,11 @@ finding the pixel a character is painted at, so a click lands where a person's w
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
 from typing import Any
 
+import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtTest import QTest
@@ -53,6 +56,25 @@ def choose_in_combo(qtbot: Any, combo: QComboBox, label: str) -> None:
     QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=view.visualRect(index).center())
     qtbot.waitUntil(lambda: not view.isVisible())
     assert combo.currentText() == label
+
+
+def window_on_copy(
+    qtbot, source: Path, folder: Path, monkeypatch: pytest.MonkeyPatch, author: str
+) -> MainWindow:
+    """The shown main window on a copy of ``source`` in ``folder``, laid out, editing as ``author``.
+
+    Any message box fails the test: what a person does here should never need one.
+    """
+    if not source.exists():
+        pytest.skip(f"{source.name} is missing")
+    monkeypatch.setattr(QMessageBox, "exec", lambda box: pytest.fail(f"unexpected message: {box.text()}"))
+    copy = folder / source.name
+    shutil.copy(source, copy)
+    win = shown_main_window(qtbot)
+    assert win.open_path(copy)
+    win.controller.author = author
+    win.page_view.finish_layout()
+    return win
 
 
 def char_point(view: PageView, block_id: str, offset: int) -> QPoint:

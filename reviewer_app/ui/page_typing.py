@@ -25,7 +25,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QFont, QGuiApplication, QKeyEvent, QKeySequence
 
 from ..docx.edit.batch import parse_host_batch
-from ..docx.hashing import text_hash
+from ..docx.find import text_range
 from ..docx.xmlutil import W
 from .document_controller import DocumentController
 from .drafting import refusal, user_batch
@@ -263,17 +263,11 @@ class PageTyping(QObject):
             self.refused.emit(self.tr("Select the text to format first."))
             return
         block_id, start, end = selected
-        text = self._block_text(block_id)
-        handle = {
-            "type": "textRange",
-            "story": "main",
-            "blockId": block_id,
-            "startOffset": start,
-            "endOffset": end,
-            "selectedTextHash": text_hash(text[start:end]),
-        }
+        block = self._controller.snapshot().block(block_id)
+        if block is None:
+            return
         on = not self._has_format(name)
-        operation = {"type": "formatRange", "range": handle, "formatting": {name: on}}
+        operation = {"type": "formatRange", "range": text_range(block, start, end), "formatting": {name: on}}
         if self._apply(self.tr("Format"), operation) is not None:
             self._view.set_selection(block_id, start, end)
 

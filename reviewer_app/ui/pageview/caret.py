@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QLineF, QPointF
+from PySide6.QtGui import QTextBlock, QTextLine
 
 from .geometry import clean_text, record_span
 
@@ -49,24 +50,34 @@ def caret_position(record: RenderedBlock, offset: int) -> int:
     return record.position_of(max(0, offset))
 
 
-def caret_line(layout: PagedLayout, page: Page, record: RenderedBlock, offset: int) -> QLineF | None:
-    """The caret's vertical line on ``page`` in page LU (None when its line is on another page)."""
-    if record.doc_index != page.doc_index:
-        return None
+def text_line(
+    layout: PagedLayout, record: RenderedBlock, offset: int
+) -> tuple[QTextBlock, QTextLine, int] | None:
+    """(the Qt text block, its line holding the gap before clean ``offset``, the gap's position in
+    the block); None when the paragraph has no laid-out line."""
     position = caret_position(record, offset)
-    document = layout.docs[page.doc_index].document
-    block = document.findBlock(position)
+    block = layout.docs[record.doc_index].document.findBlock(position)
     text_layout = block.layout()
     if not block.isValid() or text_layout is None or not text_layout.lineCount():
         return None
     line = text_layout.lineForTextPosition(position - block.position())
     if not line.isValid():
         line = text_layout.lineAt(text_layout.lineCount() - 1)
+    return block, line, position - block.position()
+
+
+def caret_line(layout: PagedLayout, page: Page, record: RenderedBlock, offset: int) -> QLineF | None:
+    """The caret's vertical line on ``page`` in page LU (None when its line is on another page)."""
+    found = text_line(layout, record, offset) if record.doc_index == page.doc_index else None
+    if found is None:
+        return None
+    block, line, in_block = found
+    document = layout.docs[page.doc_index].document
     origin = document.documentLayout().blockBoundingRect(block)
     top = origin.y() + line.y() - page.top
     if not 0 <= top + line.height() / 2 < page.height:
         return None
-    x = origin.x() + line.cursorToX(position - block.position())[0]
+    x = origin.x() + line.cursorToX(in_block)[0]
     return QLineF(QPointF(x, top), QPointF(x, top + line.height()))
 
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtGui import QTextLine
+from PySide6.QtGui import QTextBlock, QTextLine
 
-from .caret import Caret, caret_position, clean_length
+from .caret import Caret, clean_length, text_line
 
 if TYPE_CHECKING:  # pragma: no cover
     from .layout import PagedLayout
@@ -51,17 +51,11 @@ def horizontal(layout: PagedLayout, caret: Caret, step: int) -> Caret | None:
     return Caret(other.block_id, clean_length(other) if step < 0 else 0)
 
 
-def _line_of(layout: PagedLayout, record: RenderedBlock, offset: int) -> tuple[int, QTextLine, int] | None:
-    """(the text block's position, the Qt line holding the caret, the caret's position in the block)."""
-    position = caret_position(record, offset)
-    block = layout.docs[record.doc_index].document.findBlock(position)
-    text_layout = block.layout()
-    if not block.isValid() or text_layout is None or not text_layout.lineCount():
-        return None
-    line = text_layout.lineForTextPosition(position - block.position())
-    if not line.isValid():
-        line = text_layout.lineAt(text_layout.lineCount() - 1)
-    return block.position(), line, position - block.position()
+def _located(layout: PagedLayout, caret: Caret) -> tuple[RenderedBlock, QTextBlock, QTextLine, int] | None:
+    """The caret's paragraph, and its Qt text block, line and position in the block."""
+    record = layout.by_id.get(caret.block_id)
+    found = text_line(layout, record, caret.offset) if record is not None else None
+    return None if record is None or found is None else (record, *found)
 
 
 def _at(layout: PagedLayout, doc_index: int, position: int) -> Caret | None:
@@ -73,14 +67,11 @@ def _at(layout: PagedLayout, doc_index: int, position: int) -> Caret | None:
 
 def vertical(layout: PagedLayout, caret: Caret, step: int) -> Caret | None:
     """One line up (``step`` -1) or down (+1) at the same x, into the next paragraph past its end."""
-    record = layout.by_id.get(caret.block_id)
-    found = _line_of(layout, record, caret.offset) if record is not None else None
-    if record is None or found is None:
+    found = _located(layout, caret)
+    if found is None:
         return None
-    start, line, in_block = found
+    record, text_block, line, in_block = found
     x = line.cursorToX(in_block)[0]
-    document = layout.docs[record.doc_index].document
-    text_block = document.findBlock(start)
     number = line.lineNumber() + step
     while True:
         text_layout = text_block.layout()
@@ -99,19 +90,13 @@ def vertical(layout: PagedLayout, caret: Caret, step: int) -> Caret | None:
 
 def line_end(layout: PagedLayout, caret: Caret, end: bool) -> Caret | None:
     """The start (Home) or end (End) of the caret's line on screen."""
-    record = layout.by_id.get(caret.block_id)
-    found = _line_of(layout, record, caret.offset) if record is not None else None
-    if record is None or found is None:
+    found = _located(layout, caret)
+    if found is None:
         return None
-    start, line, _in_block = found
-    position = start + line.textStart()
+    record, text_block, line, _in_block = found
+    position = text_block.position() + line.textStart()
     if end:
-        last = line.lineNumber() == _line_count(layout, record, start) - 1
+        last = line.lineNumber() == text_block.layout().lineCount() - 1
         # a wrapped line ends before the space that wraps it, so the caret stays on this line
         position += line.textLength() - (0 if last else 1)
     return _at(layout, record.doc_index, position)
-
-
-def _line_count(layout: PagedLayout, record: RenderedBlock, start: int) -> int:
-    text_block = layout.docs[record.doc_index].document.findBlock(start)
-    return text_block.layout().lineCount() if text_block.layout() is not None else 0
