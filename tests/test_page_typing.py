@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QApplication
 from reviewer_app.ui.main_window import MainWindow
 from reviewer_app.ui.pageview import PageView
 from reviewer_app.ui.pageview.caret import caret_line
+from reviewer_app.ui.pageview.page_index import PageIndex
 
 from .checkers import schema_errors
 from .conftest import REPO_ROOT
@@ -288,3 +289,22 @@ def test_paste_inserts_the_clipboard_text_as_one_tracked_insertion_and_cut_delet
         ("insertion", ", payable within 30 days"),
     ]
 
+
+def test_the_page_index_follows_typing_as_a_fresh_index_reads_the_pages(window: MainWindow, qtbot) -> None:
+    """Typing updates the page index in place (a keystroke must not re-index a long contract);
+    what it reports stays what indexing the pages afresh reports, also when a line wraps."""
+    view = window.page_view
+    original = text_of(window, CLAUSE_5_2)
+    at = original.index(" Each invoice")
+    click_at(view, qtbot, CLAUSE_5_2, at)
+    layout = view.paged_layout()
+    blocks = [b.id for b in window.controller.snapshot().blocks]
+    for typed in (" Net", " of any set-off, counterclaim or deduction whatsoever, as the parties agree."):
+        QTest.keyClicks(view, typed)
+        for i in range(3):
+            QTest.keyClick(view, Qt.Key.Key_Backspace if i % 2 else Qt.Key.Key_Right)
+        fresh = PageIndex(layout)
+        fresh.invalidate()
+        pages = range(layout.page_count())
+        assert [layout.index.page_pieces(n) for n in pages] == [fresh.page_pieces(n) for n in pages]
+        assert [layout.index.page_of_block(b) for b in blocks] == [fresh.page_of_block(b) for b in blocks]

@@ -20,7 +20,7 @@ import time
 from typing import Any
 
 from PySide6.QtCore import QRectF, QSizeF
-from PySide6.QtGui import QTextCursor, QTextOption
+from PySide6.QtGui import QTextBlock, QTextCursor, QTextDocument, QTextOption
 
 from ...docx.comments import CommentRecord, comment_records
 from ...docx.numformats import format_number
@@ -431,7 +431,8 @@ class PagedLayout(FlowSplitter):
         """Rebuild one paragraph in place after an edit (its text or changes, not its structure).
 
         The paragraph keeps its block format (spacing, page break); later blocks of the same
-        document shift by the length difference. The page index is rebuilt when next read.
+        document shift by the length difference. The page index follows (see
+        :meth:`.page_index.PageIndex.edited`).
         """
         record = self.by_id.get(block_id)
         if record is None or record.element is None:
@@ -455,6 +456,8 @@ class PagedLayout(FlowSplitter):
         cursor.setPosition(record.end, QTextCursor.MoveMode.KeepAnchor)
         fixed = first.blockFormat()
         old_length = record.end - first.position()
+        single = document.findBlock(record.end) == first  # the paragraph is one QTextBlock
+        old_lines = _extent(document, first)
         cursor.beginEditBlock()
         cursor.removeSelectedText()
         cursor.setBlockFormat(fixed)
@@ -486,7 +489,13 @@ class PagedLayout(FlowSplitter):
         self.notes.resume(record.doc_index, rebuilt.start, final)
         self._pages_cache = None
         self._numbers = None
-        self.index.invalidate()
+        now = document.findBlock(rebuilt.start)
+        if self.done and single and document.findBlock(rebuilt.end) == now:
+            same = _extent(document, now) == old_lines
+            new_length = rebuilt.end - now.position()
+            self.index.edited(record.doc_index, now.position(), old_length, new_length, same)
+        else:
+            self.index.invalidate()
         return True
 
     def comment(self, comment_id: str) -> CommentRecord | None:
@@ -512,3 +521,11 @@ class PagedLayout(FlowSplitter):
     def stats(self) -> dict[str, Any]:
         """Figures for logs and benchmarks."""
         return {"pages": self.page_count(), "documents": len(self.docs), "blocks": len(self.by_id)}
+
+
+def _extent(document: QTextDocument, block: QTextBlock) -> tuple[int, float, float]:
+    """(line count, top, height) of a laid-out QTextBlock: equal before and after an edit when
+    nothing after it moved."""
+    text_layout = block.layout()
+    rect = document.documentLayout().blockBoundingRect(block)
+    return (text_layout.lineCount() if text_layout is not None else 0, rect.y(), rect.height())

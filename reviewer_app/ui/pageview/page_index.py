@@ -3,7 +3,10 @@
 Built once per layout, alongside it: every time a stretch of the body is laid out, the lines
 of its finished blocks are assigned to pages (a line belongs to the page band holding its
 middle), so reading page 120 of a 300-page contract never walks the whole document. After a
-block is re-rendered in place, the index is rebuilt on the next read.
+block is re-rendered in place, the index is rebuilt on the next read, unless the block kept its
+lines on its one page (a keystroke, most of the time): then only the block's own entry changes
+and the blocks after it are noted as moved by the length difference (:meth:`PageIndex.edited`),
+which lookups apply, so typing does not cost a walk of every line of a long contract.
 
 Text is the agent's text: clean text as accepted, of what is laid out on the page. List labels,
 deleted text and pictures are not part of it; a note reference reads ``[^N]``; a line break
@@ -39,6 +42,9 @@ class PageIndex:
         #: (document index, block position) -> (line start chars, line pages), pages global
         self._lines: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
         self._next_block: dict[int, int] = {}  # per document: position of the next block to index
+        #: per document, the in-place edits since the index was built, oldest first: positions from
+        #: ``since`` on (as they are after that edit) moved by ``delta`` characters
+        self._shifts: dict[int, list[tuple[int, int]]] = {}
         self._stale = False
 
     # ------------------------------------------------------------------ building
@@ -46,10 +52,56 @@ class PageIndex:
         """Forget everything; the next read re-indexes the whole layout."""
         self._stale = True
 
+    def edited(
+        self, doc_index: int, position: int, old_length: int, new_length: int, same_lines: bool
+    ) -> None:
+        """The QTextBlock at ``position`` was rebuilt in place, ``old_length`` characters long
+        before and ``new_length`` now. With ``same_lines`` (the same lines at the same height, so
+        nothing after it moved on the page) and the whole block on one page, its entry is updated
+        and what follows shifts; otherwise the index is rebuilt on the next read."""
+        if self._stale:
+            return
+        key = self._indexed(doc_index, position)
+        entry = self._lines.get((doc_index, key))
+        if not same_lines or entry is None or len(entry[1]) != 1:
+            self._stale = True
+            return
+        pieces = self._pages[entry[1][0]]
+        found = next((i for i, piece in enumerate(pieces) if piece[:2] == (doc_index, key)), None)
+        if found is None:
+            self._stale = True
+            return
+        piece = pieces[found]
+        pieces[found] = (doc_index, key, piece[2], piece[3] + new_length - old_length)
+        delta = new_length - old_length
+        if not delta:
+            return
+        shifts = self._shifts.setdefault(doc_index, [])
+        since = position + new_length
+        if shifts and shifts[-1][0] == since - delta:  # the same block again: one shift
+            shifts[-1] = (since, shifts[-1][1] + delta)
+        else:
+            shifts.append((since, delta))
+
+    def _indexed(self, doc_index: int, position: int) -> int:
+        """A document position now, as the index recorded it (before the edits since)."""
+        for since, delta in reversed(self._shifts.get(doc_index, ())):
+            if position >= since:
+                position -= delta
+        return position
+
+    def _current(self, doc_index: int, position: int) -> int:
+        """A position the index recorded, as it is in the document now."""
+        for since, delta in self._shifts.get(doc_index, ()):
+            if position >= since - delta:
+                position += delta
+        return position
+
     def _rebuild(self) -> None:
         self._pages = []
         self._lines = {}
         self._next_block = {}
+        self._shifts = {}
         self._stale = False
         for doc_index in range(len(self.layout.docs)):
             final = self.layout.done or doc_index < len(self.layout.docs) - 1
@@ -157,7 +209,8 @@ class PageIndex:
             return []
         out: list[tuple[str | None, str]] = []
         last_record: RenderedBlock | None = None
-        for doc_index, position, start, end in self._pages[page]:
+        for doc_index, indexed, start, end in self._pages[page]:
+            position = self._current(doc_index, indexed)
             document = self.layout.docs[doc_index].document
             block = document.findBlock(position)
             a, b = position + start, position + end
@@ -178,8 +231,8 @@ class PageIndex:
         if not 0 <= page < len(self._pages):
             return []
         found: list[str] = []
-        for doc_index, position, start, _end in self._pages[page]:
-            record = self.layout.record_at(doc_index, position + start)
+        for doc_index, indexed, start, _end in self._pages[page]:
+            record = self.layout.record_at(doc_index, self._current(doc_index, indexed) + start)
             if record is not None and record.block_id and (not found or found[-1] != record.block_id):
                 found.append(record.block_id)
         return found
@@ -222,7 +275,7 @@ class PageIndex:
         block = document.findBlock(position)
         if not block.isValid():
             return None
-        entry = self._lines.get((doc_index, block.position()))
+        entry = self._lines.get((doc_index, self._indexed(doc_index, block.position())))
         if entry is None:
             return None
         starts, pages = entry
