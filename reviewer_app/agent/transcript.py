@@ -205,6 +205,12 @@ class TranscriptStore:
         key = hashlib.sha256(f"{resolved}\n{identity}".encode()).hexdigest()[:32]
         return self.directory / f"{key}.json"
 
+    def beside(self, document_path: str | os.PathLike[str], identity: str, suffix: str) -> Path:
+        """A file kept with the document's transcript, under its key: ``<key><suffix>`` (what
+        else belongs to the document the way its conversation does, e.g. a playbook review)."""
+        transcript = self.file_for(document_path, identity)
+        return transcript.with_name(transcript.stem + suffix)
+
     def load(self, document_path: str | os.PathLike[str], identity: str = "") -> Transcript | None:
         """The saved transcript of this document, or None (missing or unreadable: never a crash)."""
         file = self.file_for(document_path, identity)

@@ -153,8 +153,7 @@ class TriageStore:
         self.transcripts = transcripts or TranscriptStore()
 
     def file_for(self, document_path: str | os.PathLike[str], identity: str = "") -> Path:
-        transcript = self.transcripts.file_for(document_path, identity)
-        return transcript.with_name(transcript.stem + SUFFIX)
+        return self.transcripts.beside(document_path, identity, SUFFIX)
 
     def load(self, reviewer: Any) -> list[Recommendation]:
         """The saved recommendations of ``reviewer``'s document; none when missing or unreadable."""

@@ -69,8 +69,7 @@ class FindingsStore:
         self.transcripts = transcripts or TranscriptStore()
 
     def file_for(self, document_path: str | os.PathLike[str], identity: str = "") -> Path:
-        transcript = self.transcripts.file_for(document_path, identity)
-        return transcript.with_name(transcript.stem + SUFFIX)
+        return self.transcripts.beside(document_path, identity, SUFFIX)
 
     def save(self, review: PlaybookReview, document_path: str | os.PathLike[str], identity: str = "") -> Path:
         """Write the review atomically into the private data folder."""
