@@ -24,6 +24,7 @@ _PART = re.compile(r"^\(?([0-9]{1,3}|[a-zA-Z]{1,6})\)$")
 _LEADING_WORD = re.compile(r"^(?:article|section|clause|sub-?clause|paragraph|part)\s+", re.I)
 _PAGE = re.compile(r"^(?:p|pg|page)\.?\s*(\d{1,5})$", re.I)
 _SPACES = re.compile(r"\s+")
+_ALNUM = re.compile(r"\w")
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,10 +54,12 @@ def outline(snapshot: Snapshot) -> list[OutlineEntry]:
     stack: list[tuple[int, str]] = []
     heading: tuple[int, int | None] | None = None  # (depth, numId) of the last heading
     for block in snapshot.blocks:
+        if block.heading_level is None and block.display_label is None:
+            continue  # most paragraphs of a contract: looked at no further
         if not block.normalized or block.kind == "diagnostic":
             continue
         label = shown_label(block)
-        numbered = label is not None and any(ch.isalnum() for ch in label)
+        numbered = label is not None and _ALNUM.search(label) is not None
         if block.heading_level is None and (not numbered or block.table is not None):
             continue
         depth = _depth(block, heading)
@@ -94,7 +97,8 @@ def _full_number(label: str | None, parent: str) -> str:
 
 
 def _title(text: str) -> str:
-    text = _SPACES.sub(" ", text).strip()
+    """The start of a clause's words on one line (a long clause is cut before its spaces are tidied)."""
+    text = " ".join(text[: TITLE_CHARS * 2].split())
     return text if len(text) <= TITLE_CHARS else text[: TITLE_CHARS - 1].rstrip() + "…"
 
 
