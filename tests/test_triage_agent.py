@@ -25,6 +25,7 @@ from reviewer_app.agent.transcript import TranscriptStore
 from reviewer_app.agent.triage import Recommendation, Triage, TriageStore, triage_task
 from reviewer_app.docx import DocxReviewer
 from tests import agent_fixtures
+from tests.docx_factory import make_docx, p
 from tests.fake_anthropic import FakeAnthropic, collect, fast_settings, reply, result_text, tool, tool_results
 from tests.triage_fixtures import (
     LAW_INSERTED,
@@ -240,3 +241,30 @@ def test_in_tracked_mode_a_counter_is_made_at_once_as_our_tracked_change(tmp_pat
     batches = [e for e in events if e.kind == "edit_batch"]
     assert [row["status"] for b in batches for row in b.operations] == ["applied"]
     assert triage.recommendations[NINETY_INSERTED].verdict == "counter"
+
+
+def test_a_counter_that_cannot_be_placed_on_their_words_is_refused_and_proposes_nothing(
+    tmp_path: Path,
+) -> None:
+    them = DocxReviewer.from_bytes(make_docx(p("A good and very good deal.")), author="Other Side")
+    block = them.snapshot().blocks[0].id
+    op = {"id": "t", "type": "replaceInBlock", "blockId": block, "find": "A good", "replace": "A very good"}
+    assert them.apply_operations({"version": 1, "operations": [op]})["skipped"] == []
+    reviewer = DocxReviewer.from_bytes(them.to_bytes(), author="Me")
+    (theirs,) = reviewer.changes()
+    assert theirs["text"] == "very "  # their words occur twice in the paragraph now
+    bridge = create_review_queue_bridge(reviewer, store_directory=tmp_path / "queue")
+    triage = Triage(lambda: {"Me"})
+    script = [
+        reply(_recommend(theirs["id"], "counter", "Overstated.", counterText="fairly ")),
+        reply(_recommend(theirs["id"], "reject", "Overstated; we prefer plain wording.")),
+        reply("Reject it."),
+    ]
+    _events, server, _session = _run(script, bridge, triage)
+    assert _errors(server, 1) == [
+        f"recommendation not recorded: their inserted text (change {theirs['id']}) occurs more than once "
+        "in its paragraph, so the counter cannot be placed on it; recommend accept or reject and give the "
+        "wording you want in the reason."
+    ]
+    assert bridge.proposals() == []
+    assert triage.recommendations[theirs["id"]].verdict == "reject"
