@@ -212,3 +212,25 @@ def test_the_filter_shows_only_the_positions_with_that_status(
     assert not panel.status_box.isEnabled() and not panel.note.isEnabled()
     choose_in_combo(qtbot, panel.status_filter, "All positions")
     assert len(panel.rows()) == 3
+
+
+def test_the_review_goes_with_the_document_saved_under_a_new_name(
+    window: MainWindow, qtbot: Any, nda: Path, tmp_path: Path
+) -> None:
+    _save_for(window, nda, recorded_review())
+    panel = _open(window, qtbot, nda)
+    _click_row(panel, qtbot, "Limited use")
+    QTest.keyClicks(panel.note, "Raise with the client.")
+    renamed = tmp_path / "nda-v2.docx"
+    window.files.ask_save_path = lambda *_args: str(renamed)
+    QTest.keyClick(
+        window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+    )
+    qtbot.waitUntil(renamed.exists)
+    saved = _load_for(window, renamed)
+    assert saved is not None and saved.findings["purpose"].note == "Raise with the client."
+    other = tmp_path / "other.docx"
+    other.write_bytes(make_docx(p("Another contract.")))
+    _open(window, qtbot, other)
+    _open(window, qtbot, renamed)
+    assert [r.status for r in panel.rows()] == ["deviates", "missing", "unanswered"]

@@ -72,6 +72,7 @@ class PlaybookCommand(QObject):
         connect(window.actions.review_playbook, self.ask)
         connect(window.actions.export_issues, self.export)
         window.controller.document_loaded.connect(self._document_loaded)
+        window.controller.saved.connect(self._document_saved)
         # clause numbers and the linked proposals' states follow the document (coalesced)
         self._refresh_timer = QTimer(self, singleShot=True, interval=0)
         self._refresh_timer.timeout.connect(panel.refresh_when_shown)
@@ -93,6 +94,13 @@ class PlaybookCommand(QObject):
         self._target = (str(path), document_identity(reviewer)) if path else None
         self.review = self.store.load(*self._target) if self._target is not None else None
         self.panel.set_review(self.review)
+
+    def _document_saved(self, path: str) -> None:
+        """Saved under a new name (or first saved): the review goes with the document."""
+        target = (str(path), document_identity(self.window.controller.reviewer))
+        if target != self._target:
+            self._target = target
+            self.save()
 
     def save(self) -> None:
         """Write the shown review where it belongs (nothing for a document never saved)."""
@@ -165,10 +173,13 @@ class PlaybookCommand(QObject):
         chat = self.window.chat
         chat.parentWidget().show()
         chat.parentWidget().raise_()
-        target = self._target
+        started_on = self._target
+
+        def save(done: PlaybookReview) -> None:
+            """Where the run's document is now (saved under a new name, or no longer open)."""
+            self._save_to(done, self._target if done is self.review else started_on)
 
         def events(session: AgentSession) -> AsyncIterator[Any]:
-            save = lambda done: self._save_to(done, target)  # noqa: E731 - the run's own document
             self.run = PlaybookRun(session, review, save=save, on_record=self._recorded)
             return self.run.events()
 
