@@ -39,6 +39,7 @@ def delete_comment(doc: WordDocument, comment_id: str) -> list[str]:
     for record in doomed:
         _remove_anchor(record, rec)
         _remove_entries(record, parts, rec)
+    rec.note_comments(r.id for r in doomed)
     rec.finish()
     return [r.id for r in doomed]
 
@@ -53,28 +54,29 @@ def _existing_parts(doc: WordDocument) -> dict[str, tuple[str, etree._Element]]:
     return found
 
 
-def _remove(element: etree._Element | None, part: str | None, rec: Recorder) -> None:
-    """Detach ``element``, and any revision wrapper it leaves empty, reporting the change first."""
+def _remove(element: etree._Element | None, part: str | None, rec: Recorder, marker: bool = False) -> None:
+    """Detach ``element``, and any revision wrapper it leaves empty, reporting the change first
+    (``marker``: it is a comment marker or its reference run, which hold no text)."""
     if element is None or part is None:
         return
     parent = element.getparent()
     if parent is None:
         return
-    rec.touch(parent, part)
+    rec.touch(parent, part, markers_only=marker)
     parent.remove(element)
     while parent.tag in _REVISION_WRAPPERS and len(parent) == 0:
         grand = parent.getparent()
         if grand is None:
             break
-        rec.touch(grand, part)
+        rec.touch(grand, part, markers_only=marker)
         grand.remove(parent)
         parent = grand
 
 
 def _remove_anchor(record: CommentRecord, rec: Recorder) -> None:
     part = record.anchor_part
-    _remove(record.range_start, part, rec)
-    _remove(record.range_end, part, rec)
+    _remove(record.range_start, part, rec, marker=True)
+    _remove(record.range_end, part, rec, marker=True)
     reference = record.reference
     if reference is not None:
         run = reference.getparent()
@@ -83,7 +85,7 @@ def _remove_anchor(record: CommentRecord, rec: Recorder) -> None:
             and run.tag == W + "r"
             and all(child is reference or child.tag == W + "rPr" for child in run)
         )
-        _remove(run if only_reference else reference, part, rec)
+        _remove(run if only_reference else reference, part, rec, marker=True)
 
 
 def _remove_entries(

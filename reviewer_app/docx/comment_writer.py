@@ -24,7 +24,15 @@ from lxml import etree
 from .comments import CommentRecord, comment_paragraphs, comment_records
 from .document import WordDocument
 from .edit.comment_parts import PART_SPECS as PART_SPECS  # re-exported: the parts' table
-from .edit.comment_parts import W16CEX, W16CID, Recorder, WritableParts, ensure_comment_parts
+from .edit.comment_parts import (
+    W16CEX,
+    W16CID,
+    Recorder,
+    WritableParts,
+    ensure_comment_parts,
+    keep_seeds,
+    kept_seeds,
+)
 from .edit.context import EditContext
 from .edit.markup import make_runs
 from .edit.schema import sanitize_text
@@ -64,15 +72,24 @@ def _note_ids(doc: WordDocument) -> set[str]:
 
 
 @dataclass(slots=True)
+class _Seeds:
+    """What fresh ids are minted from: the stamper, and the comment and durable ids in use."""
+
+    stamper: Stamper
+    taken_ids: set[str]
+    durable: set[int]
+
+
+@dataclass(slots=True)
 class _Session:
     """One write: the document, where changes are recorded, the parts, and fresh ids."""
 
     doc: WordDocument
     rec: Recorder
     parts: WritableParts
-    stamper: Stamper
-    taken_ids: set[str]
-    durable: set[int]
+    seeds: _Seeds
+    #: the seeds were read from every comment part, so later acts may mint from them
+    complete: bool
 
     @classmethod
     def open(
@@ -80,6 +97,10 @@ class _Session:
     ) -> _Session:
         rec = Recorder(doc, ctx)
         parts = ensure_comment_parts(doc, rec, keys)
+        kept = kept_seeds(doc) if ctx is None else None
+        if isinstance(kept, _Seeds):
+            kept.stamper.author = author
+            return cls(doc, rec, parts, kept, complete=False)  # Recorder.finish carries it on
         taken = _note_ids(doc) | {
             el.get(W + "id") or "" for el in parts.roots["comments"].iter(W + "comment")
         }
@@ -90,27 +111,38 @@ class _Session:
                 if re.fullmatch(r"[0-9A-Fa-f]{1,8}", value):
                     durable.add(int(value, 16))
         stamper = ctx.stamper if ctx is not None else Stamper(doc, author)
-        return cls(doc, rec, parts, stamper, taken, durable)
+        return cls(doc, rec, parts, _Seeds(stamper, taken, durable), complete=ctx is None and keys is None)
+
+    @property
+    def stamper(self) -> Stamper:
+        return self.seeds.stamper
+
+    def finish(self) -> None:
+        """Report the act (see :meth:`Recorder.finish`) and keep complete seeds for the next one."""
+        self.rec.finish()
+        if self.complete:
+            keep_seeds(self.doc, self.seeds)
 
     def comment_id(self) -> str:
         """A fresh ``w:id``: above every comment id, equal to no footnote or endnote id."""
-        while (value := self.stamper.comment_id()) in self.taken_ids:
+        while (value := self.stamper.comment_id()) in self.seeds.taken_ids:
             pass
-        self.taken_ids.add(value)
+        self.seeds.taken_ids.add(value)
         return value
 
     def durable_id(self) -> str:
         """A fresh ``durableId``: 8 hex digits, 0 < id < 0x7FFFFFFF, unused in the package."""
-        while (value := int(self.stamper.para_id(), 16)) in self.durable or value >= 0x7FFFFFFF:
+        while (value := int(self.stamper.para_id(), 16)) in self.seeds.durable or value >= 0x7FFFFFFF:
             pass
-        self.durable.add(value)
+        self.seeds.durable.add(value)
         return format(value, "08X")
 
     def append(self, key: str, element: etree._Element) -> None:
         """Add ``element`` as the root's last entry (before a closing ``extLst``, as the schemas order it)."""
         root = self.parts.roots[key]
-        if len(root) and etree.QName(root[-1]).localname == "extLst":
-            root[-1].addprevious(element)
+        last = next(root.iterchildren(reversed=True), None)  # len() would count every entry
+        if last is not None and etree.QName(last).localname == "extLst":
+            last.addprevious(element)
         else:
             root.append(element)
         self.rec.created(element, self.parts.names[key])
@@ -228,7 +260,8 @@ def add_comment(
     """
     session = _Session.open(doc, ctx, author)
     comment_id = session.write_comment(text, author, date or utc_now())
-    session.rec.touch(paragraph, part or doc.main_part)
+    session.rec.touch(paragraph, part or doc.main_part, markers_only=True)
+    session.rec.note_comments((comment_id,))
     start, end = (etree.Element(tag, {W + "id": comment_id}) for tag in (_RANGE_START, _RANGE_END))
     reference = _reference_run(doc, _REFERENCE, comment_id)
     if first is None or last is None:
@@ -239,7 +272,7 @@ def add_comment(
         _lift(first, paragraph, first=True).addprevious(start)
         _lift(last, paragraph, first=False).addnext(end)
         _outside_revisions(end, paragraph).addnext(reference)
-    session.rec.finish()
+    session.finish()
     return comment_id
 
 
@@ -316,7 +349,8 @@ def reply(
     thread = {r.id for r in records if r.thread_id == root.id}
     comment_id = session.write_comment(text, author, date or utc_now(), session.para_id_of(root))
     _place_reply_markers(session, root, thread, comment_id)
-    session.rec.finish()
+    session.rec.note_comments((root.id, comment_id))
+    session.finish()
     return comment_id
 
 
@@ -331,5 +365,6 @@ def resolve(doc: WordDocument, comment_id: str, resolved: bool, *, ctx: EditCont
     if entry.get(W15 + "done") != value:
         session.rec.touch(entry, session.parts.names["extended"])
         entry.set(W15 + "done", value)
-    session.rec.finish()
+    session.rec.note_comments((record.id,))
+    session.finish()
     return True

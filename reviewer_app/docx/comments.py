@@ -14,7 +14,8 @@ are accepted, so a quote the model copies matches what ``read_document`` showed 
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass
+from bisect import bisect_left
+from dataclasses import dataclass, field
 from typing import Any
 
 from lxml import etree
@@ -39,27 +40,66 @@ _TRUE = frozenset(("1", "true", "on"))
 #: comments is most of what listing them costs, and one reply or resolve changes one of them.
 _TextCache = dict[etree._Element, tuple[bytes, str, tuple[str, ...]]]
 
-
-@dataclass(slots=True, eq=False)
-class _Listing:
-    """The last :func:`comment_records` of a document and what it was read from.
-
-    ``state`` is the document's version (the main story, where the markers are) with the
-    comment parts' roots and serializations; ``records`` is None when some comment is anchored
-    outside the main story, whose stories the state does not cover.
-    """
-
-    state: tuple[Any, ...]
-    records: list[CommentRecord] | None
-    texts: _TextCache
-
-
-_LISTINGS: weakref.WeakKeyDictionary[WordDocument, _Listing] = weakref.WeakKeyDictionary()
-
 #: Quotes as last read, by (range start, range end) marker and per document, with what they were
 #: read from (:meth:`_Locator.quote_source`): an edit re-reads only the quotes it touched.
 _QuoteCache = dict[tuple[etree._Element, etree._Element], tuple[tuple[Any, ...], str]]
-_QUOTES: weakref.WeakKeyDictionary[WordDocument, _QuoteCache] = weakref.WeakKeyDictionary()
+
+
+@dataclass(slots=True)
+class _Change:
+    """What one comment act changed (see :func:`note_changed`)."""
+
+    ids: set[str]
+    paragraphs: list[etree._Element] | None
+
+
+@dataclass(slots=True, eq=False)
+class _Listing:
+    """The threads :func:`list_comments` made last, in order, and what each was read from.
+
+    ``blocks`` are the snapshot's blocks then (a block object that is still there is a paragraph
+    no edit reported changed); ``spans`` the block range each thread's block id and quote were
+    read from, ``by_block`` the reverse; ``keys`` the threads' sort keys (unique and in order), to
+    find where a thread is or goes, and ``key_of`` each thread's.
+    """
+
+    blocks: list[Any]
+    threads: list[dict[str, Any]]
+    keys: list[tuple[Any, ...]]
+    key_of: dict[str, tuple[Any, ...]]
+    spans: dict[str, tuple[int, int] | None]
+    by_block: dict[int, set[str]]
+
+
+@dataclass(slots=True, eq=False)
+class _Index:
+    """The comments of one document as last read, kept across the acts that report what they did.
+
+    ``version`` and ``shape`` say what the records were read from: the document's version (the
+    main story, where the markers are), the comment parts' roots, their lengths and end elements
+    (a rollback that put a part's children back as copies changes those). ``records`` is None
+    when some comment is anchored outside the main story, whose stories the version does not
+    cover. ``dirty`` holds the threads changed since the listing was made.
+    """
+
+    version: int
+    shape: tuple[Any, ...]
+    records: list[CommentRecord] | None
+    texts: _TextCache
+    by_id: dict[str, CommentRecord]
+    by_para: dict[str, CommentRecord]
+    dirty: set[str] = field(default_factory=set)
+    listing: _Listing | None = None
+    quotes: _QuoteCache = field(default_factory=dict)
+
+
+_INDEXES: weakref.WeakKeyDictionary[WordDocument, _Index] = weakref.WeakKeyDictionary()
+#: Comment acts by the document version they started from (see :func:`note_changed`).
+_CHANGES: weakref.WeakKeyDictionary[WordDocument, dict[int, _Change]] = weakref.WeakKeyDictionary()
+#: How many acts are remembered for a reader that has not caught up yet.
+_KEPT_CHANGES = 32
+#: More changed blocks than this and the listing is made afresh rather than patched.
+_PATCH_BLOCKS = 64
 
 
 @dataclass(slots=True, eq=False)
@@ -179,19 +219,22 @@ def _read_comments(root: etree._Element, known: _TextCache) -> tuple[list[Commen
         else:
             text, para_ids = _comment_text(el)
         texts[el] = (xml, text, para_ids)
-        records.append(
-            CommentRecord(
-                id=comment_id,
-                author=el.get(W + "author") or "",
-                initials=el.get(W + "initials"),
-                date=el.get(W + "date"),
-                text=text,
-                element=el,
-                para_ids=para_ids,
-                thread_id=comment_id,
-            )
-        )
+        records.append(_record(el, comment_id, text, para_ids))
     return records, texts
+
+
+def _record(element: etree._Element, comment_id: str, text: str, para_ids: tuple[str, ...]) -> CommentRecord:
+    """A top-level record of ``element`` (:func:`_thread` and the markers fill in the rest)."""
+    return CommentRecord(
+        id=comment_id,
+        author=element.get(W + "author") or "",
+        initials=element.get(W + "initials"),
+        date=element.get(W + "date"),
+        text=text,
+        element=element,
+        para_ids=para_ids,
+        thread_id=comment_id,
+    )
 
 
 def _thread(records: list[CommentRecord], extended: etree._Element | None) -> None:
@@ -271,24 +314,25 @@ def comment_records(doc: WordDocument) -> list[CommentRecord]:
     headers, footers and notes, so the edit engine can reach a comment wherever it is anchored.
 
     The panel, the page view and the agent each ask after every edit, so the records are kept
-    while neither the main story nor the comment parts changed (a fresh list of the same records:
-    a caller that changes a record changes its XML with it, which ends the reuse), and a comment
-    whose XML is unchanged keeps the text read before.
+    while neither the main story nor the comment parts changed (a fresh list of the same
+    records), and after a reply, resolve or delete that reported what it changed
+    (:func:`note_changed`) only those comments are read again. Anything else reads them all,
+    keeping the text of each comment whose XML is unchanged.
     """
     parts = comment_parts(doc)
     if parts.comments is None:
+        _INDEXES.pop(doc, None)  # an undo may have taken the part away: nothing read before holds
         return []
-    state = (
-        doc.version,
-        parts.comments,
-        etree.tostring(parts.comments),
-        parts.extended,
-        None if parts.extended is None else etree.tostring(parts.extended),
-    )
-    last = _LISTINGS.get(doc)
-    if last is not None and last.records is not None and _same_state(last.state, state):
-        return list(last.records)
-    records, texts = _read_comments(parts.comments, last.texts if last is not None else {})
+    index = _INDEXES.get(doc)
+    shape = _shape(parts)
+    if index is not None and index.records is not None and index.shape[::3] == shape[::3]:
+        if index.version == doc.version and index.shape == shape:
+            return list(index.records)
+        change = _changes_since(doc, index.version)
+        if change is not None and _update(index, doc, parts, change):
+            index.version, index.shape = doc.version, shape
+            return list(index.records)
+    records, texts = _read_comments(parts.comments, index.texts if index is not None else {})
     _thread(records, parts.extended)
     _attach_markers(records, doc.body, doc.main_part, ranked=True)
     main_only = all(r.anchor_part is not None for r in records)
@@ -296,13 +340,273 @@ def comment_records(doc: WordDocument) -> list[CommentRecord]:
         for suffix in _OTHER_STORIES:
             for rel in doc.package.related_parts(doc.main_part, suffix):
                 _attach_markers(records, doc.package.xml(rel.target), rel.target, ranked=False)
-    _LISTINGS[doc] = _Listing(state, list(records) if main_only else None, texts)
+    by_para: dict[str, CommentRecord] = {}
+    for record in records:
+        if record.para_id:
+            by_para.setdefault(record.para_id, record)
+    _INDEXES[doc] = _Index(
+        version=doc.version,
+        shape=shape,
+        records=list(records) if main_only else None,
+        texts=texts,
+        by_id={r.id: r for r in records},
+        by_para=by_para,
+        quotes=index.quotes if index is not None else {},
+    )
     return records
 
 
-def _same_state(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
-    """Equal versions and serializations, and the very same part roots (an undo may swap them)."""
-    return all(x is y or (not isinstance(x, etree._Element) and x == y) for x, y in zip(a, b, strict=True))
+def note_changed(doc: WordDocument, comment_ids: set[str], paragraphs: list[etree._Element] | None) -> None:
+    """A comment act is about to report its change to ``doc``: it changed the entries, thread
+    links and resolved state of ``comment_ids`` alone (added, replied to, resolved or deleted
+    them), and of the main story only the markers in ``paragraphs`` (None: maybe more).
+
+    Call it just before the act's one ``paragraphs_changed``/``structure_changed``; the next
+    reader then re-reads only those comments, and any change that was not noted still reads
+    them all.
+    """
+    changes = _CHANGES.setdefault(doc, {})
+    changes[doc.version] = _Change(set(comment_ids), None if paragraphs is None else list(paragraphs))
+    for version in [v for v in changes if v < doc.version - _KEPT_CHANGES]:
+        del changes[version]
+
+
+def _changes_since(doc: WordDocument, version: int) -> _Change | None:
+    """The noted acts that took the document from ``version`` to now, merged (None: some change
+    between them was not noted, or the document is older than the records)."""
+    if version >= doc.version:
+        return None
+    changes = _CHANGES.get(doc, {})
+    merged = _Change(set(), [])
+    for step in range(version, doc.version):
+        change = changes.get(step)
+        if change is None:
+            return None
+        merged.ids |= change.ids
+        if change.paragraphs is None or merged.paragraphs is None:
+            merged.paragraphs = None
+        else:
+            merged.paragraphs.extend(change.paragraphs)
+    return merged
+
+
+def _shape(parts: CommentParts) -> tuple[Any, ...]:
+    """The comment parts' roots and their first and last children, cheap to compare (lxml
+    counts an element's children one by one, so their number is not)."""
+    shape: list[Any] = []
+    for root in (parts.comments, parts.extended):
+        first = None if root is None else next(root.iterchildren(), None)
+        shape.extend((root, first, None if first is None or root is None else root[-1]))
+    return tuple(shape)
+
+
+def _attached(element: etree._Element | None, root: etree._Element) -> bool:
+    return element is not None and element.getroottree().getroot() is root
+
+
+def _update(index: _Index, doc: WordDocument, parts: CommentParts, change: _Change) -> bool:
+    """Re-read the comments ``change`` names into ``index``; False when that cannot be done
+    exactly (the caller then reads everything)."""
+    assert index.records is not None and parts.comments is not None
+    if change.paragraphs is None or parts.extended is None:
+        return False
+    if any(not _attached(p, doc.root) for p in change.paragraphs):
+        return False
+    root = parts.comments
+    gone = {i for i in change.ids if i in index.by_id and index.by_id[i].element.getparent() is not root}
+    elements = {i: index.by_id[i].element for i in change.ids if i in index.by_id and i not in gone}
+    added = [i for i in change.ids if i not in index.by_id]
+    if added and not _find_added(root, added, elements, index.by_id):
+        return False
+    if gone and any(r.id not in gone and (r.thread_id in gone or r.parent_id in gone) for r in index.records):
+        return False  # a comment left behind would change thread: read them all
+    fresh = {}
+    for comment_id, element in elements.items():
+        index.texts.pop(element, None)  # its XML changed: a full reading must not trust the text kept
+        record = _record(element, comment_id, *_comment_text(element))
+        old = index.by_id.get(comment_id)
+        if old is not None and old.para_ids != record.para_ids:
+            return False  # its thread key moved: entries may now match other comments
+        fresh[comment_id] = record
+    if not _thread_fresh(fresh, parts.extended, index):
+        return False
+    if not _anchor_fresh(fresh, index, doc, change.paragraphs):
+        return False
+    _commit(index, fresh, gone)
+    return True
+
+
+def _find_added(
+    root: etree._Element,
+    added: list[str],
+    elements: dict[str, etree._Element],
+    known: dict[str, CommentRecord],
+) -> bool:
+    """Find the added comments among the last of ``comments.xml`` (writers append them), after
+    every comment already known; False when one is elsewhere or missing."""
+    wanted = set(added)
+    for element in reversed(root):
+        if element.tag != W + "comment":
+            continue
+        comment_id = element.get(W + "id") or ""
+        if comment_id not in wanted:
+            return False
+        wanted.discard(comment_id)
+        elements[comment_id] = element
+        if not wanted:
+            return all(i not in known for i in added)
+    return False
+
+
+def _thread_fresh(fresh: dict[str, CommentRecord], extended: etree._Element, index: _Index) -> bool:
+    """``_thread`` for the re-read records: their ``commentEx``, resolved state and thread.
+
+    A known comment's entry is the one it had (a resolve changes it in place); the others'
+    were appended by the act, so they are looked for from the end of the part.
+    """
+    by_para = {r.para_id: r for r in fresh.values() if r.para_id}
+    if len(by_para) != len(fresh):
+        return False  # a comment without a paraId: matched by a fallback only a full reading has
+    for para_id, record in by_para.items():
+        holder = index.by_para.get(para_id)
+        if holder is not None and holder.id != record.id:
+            return False  # two comments share the paraId: the first one keeps the entry
+    waiting = dict(by_para)
+    for para_id, record in by_para.items():
+        old = index.by_id.get(record.id)
+        kept = None if old is None else old.extended
+        if kept is not None and kept.getparent() is extended and _entry_para(kept) == para_id:
+            record.extended = waiting.pop(para_id).extended = kept
+    for entry in reversed(extended):
+        if not waiting:
+            break
+        if entry.tag == W15 + "commentEx" and (record := waiting.pop(_entry_para(entry), None)) is not None:
+            record.extended = entry
+    for record in by_para.values():
+        old = index.by_id.get(record.id)
+        if old is not None and old.extended is not None and record.extended is not old.extended:
+            return False
+        if record.extended is None:
+            continue
+        record.done = (record.extended.get(W15 + "done") or "").lower() in _TRUE
+        parent_para = (record.extended.get(W15 + "paraIdParent") or "").upper()
+        if parent_para:
+            parent = by_para.get(parent_para) or index.by_para.get(parent_para)
+            if parent is None:
+                return False
+            if parent is not record:
+                record.parent_id = parent.id
+    for record in fresh.values():
+        seen = {record.id}
+        current = record
+        while current.parent_id is not None and current.parent_id not in seen:
+            seen.add(current.parent_id)
+            current = fresh.get(current.parent_id) or index.by_id[current.parent_id]
+        record.thread_id = current.id if current.parent_id is None else record.id
+    return True
+
+
+def _entry_para(entry: etree._Element) -> str:
+    return (entry.get(W15 + "paraId") or "").upper()
+
+
+def _anchor_fresh(
+    fresh: dict[str, CommentRecord], index: _Index, doc: WordDocument, paragraphs: list[etree._Element]
+) -> bool:
+    """Markers of the re-read records: a known comment keeps its own (its act placed none), an
+    added one has its markers in the paragraphs the act reported, and gets a rank between its
+    neighbours' in document order."""
+    for record in fresh.values():
+        old = index.by_id.get(record.id)
+        if old is not None:
+            for name in ("range_start", "range_end", "reference", "anchor_part", "order"):
+                setattr(record, name, getattr(old, name))
+            if not all(
+                _attached(m, doc.root)
+                for m in (old.range_start, old.range_end, old.reference)
+                if m is not None
+            ):
+                return False
+    added = {r.id: r for r in fresh.values() if r.id not in index.by_id}
+    for paragraph in paragraphs:
+        for marker in paragraph.iter(*_MARKERS):
+            record = added.get(marker.get(W + "id") or "")
+            if record is None:
+                continue
+            if marker.tag == _RANGE_START and record.range_start is None:
+                record.range_start = marker
+            elif marker.tag == _RANGE_END and record.range_end is None:
+                record.range_end = marker
+            elif marker.tag == _REFERENCE and record.reference is None:
+                record.reference = marker
+            record.anchor_part = doc.main_part
+    for record in added.values():
+        if record.anchor is None:
+            return False  # the records kept are all anchored
+        if record.is_reply:
+            thread_root = fresh.get(record.thread_id) or index.by_id[record.thread_id]
+            record.order = thread_root.order
+        else:
+            record.order = _rank(record.anchor, index.records or [], doc.root)
+    return True
+
+
+def _rank(anchor: etree._Element, records: list[CommentRecord], root: etree._Element) -> float:
+    """A rank for a new thread's ``anchor`` between the ranks of the threads around it."""
+    ranked = sorted(
+        (r for r in records if not r.is_reply and r.order is not None and r.anchor is not None),
+        key=lambda r: r.order,  # type: ignore[arg-type, return-value]
+    )
+    where = _position(anchor)
+    at = bisect_left(ranked, where, key=lambda r: _position(r.anchor))  # type: ignore[arg-type]
+    below = ranked[at - 1].order if at else -1.0
+    above = ranked[at].order if at < len(ranked) else (below or 0) + 2.0
+    assert below is not None and above is not None
+    return (below + above) / 2
+
+
+def _position(element: etree._Element) -> tuple[int, ...]:
+    """Where ``element`` is in document order: its index under each ancestor, from the root."""
+    path: list[int] = []
+    node = element
+    while (parent := node.getparent()) is not None:
+        path.append(parent.index(node))
+        node = parent
+    return tuple(reversed(path))
+
+
+def _commit(index: _Index, fresh: dict[str, CommentRecord], gone: set[str]) -> None:
+    """Put the re-read records in place of the old ones and note the threads that changed."""
+    assert index.records is not None
+    for comment_id in [*fresh, *gone]:
+        old = index.by_id.get(comment_id)
+        if old is not None:
+            index.dirty.add(old.thread_id)
+    index.dirty.update(r.thread_id for r in fresh.values())
+    records = index.records  # callers got copies of the list: it is changed in place
+    added = []
+    for record in fresh.values():
+        old = index.by_id.get(record.id)
+        if old is None:
+            added.append(record)
+        else:
+            records[records.index(old)] = record
+    # the added ones were appended to comments.xml: after the others in file order
+    records.extend(sorted(added, key=lambda r: _root_index(r.element)))
+    for comment_id in gone:
+        record = index.by_id.pop(comment_id)
+        records.remove(record)
+        if record.para_id and index.by_para.get(record.para_id) is record:
+            del index.by_para[record.para_id]
+    for record in fresh.values():
+        index.by_id[record.id] = record
+        if record.para_id:
+            index.by_para[record.para_id] = record
+
+
+def _root_index(element: etree._Element) -> int:
+    parent = element.getparent()
+    return -1 if parent is None else parent.index(element)
 
 
 class _Locator:
@@ -419,18 +723,21 @@ class _Locator:
         return "\n".join(parts)
 
     def quote_source(self, start: etree._Element, end: etree._Element) -> tuple[Any, ...]:
-        """What :meth:`quote` reads for these markers: each block from the one holding (or
-        following) ``start`` to the one holding (or preceding) ``end``, as its XML, its text and
-        the note numbers before it. Equal sources give equal quotes, whatever else changed."""
+        """What :meth:`quote` reads for these markers: each block of :meth:`span`, as its XML, its
+        text and the note numbers before it. Equal sources give equal quotes, whatever else changed."""
+        span = self.span(start, end)
+        return () if span is None else tuple(self._source(i) for i in range(span[0], span[1] + 1))
+
+    def span(self, start: etree._Element, end: etree._Element) -> tuple[int, int] | None:
+        """The blocks from the one holding (or following) ``start`` to the one holding (or
+        preceding) ``end`` (None when either is outside every block)."""
         first, _ = self.containing(start)
         if first is None:
             first = self.neighbour(start, forward=True)
         last, _ = self.containing(end)
         if last is None:
             last = self.neighbour(end, forward=False)
-        if first is None or last is None:
-            return ()
-        return tuple(self._source(i) for i in range(first, last + 1))
+        return None if first is None or last is None else (first, last)
 
     def _source(self, i: int) -> tuple[bytes, str, tuple[int, int]] | None:
         if i not in self._sources:
@@ -441,15 +748,15 @@ class _Locator:
             )
         return self._sources[i]
 
-    def block_id(self, marker: etree._Element) -> str | None:
+    def block_index(self, marker: etree._Element) -> int | None:
         """Block holding ``marker``; a marker between paragraphs belongs to the next block."""
         block, in_paragraph = self.containing(marker)
         if block is None and not in_paragraph:
             block = self.neighbour(marker, forward=True)
-        return None if block is None else self.blocks[block].id
+        return block
 
 
-def _sort_key(record: CommentRecord) -> tuple[int, int, int, str]:
+def _sort_key(record: CommentRecord) -> tuple[int, float, int, str]:
     """Anchored comments in document order first, then the rest by numeric id."""
     if record.order is not None:
         return (0, record.order, 0, "")
@@ -463,44 +770,150 @@ def list_comments(doc: WordDocument, snapshot: Snapshot) -> list[dict[str, Any]]
     ``blockId`` is the block holding the range start (or the reference run of a range-less
     comment) and null when the comment is anchored outside the main story or in a paragraph that is
     not a block (a hidden row); ``quote`` is the anchored clean text, "" without a range.
+
+    The dicts are shared with the next listing (a thread nothing changed is the same dict), so
+    callers must not change them: :meth:`DocxReviewer.comments` hands out copies. After a noted
+    comment act (:func:`note_changed`) only the threads it changed and those anchored in the
+    paragraphs it reported are made again.
     """
     records = comment_records(doc)
-    locator = _Locator(snapshot)
-    known = _QUOTES.get(doc, {})
-    quotes: _QuoteCache = {}
+    index = _INDEXES.get(doc)
+    if index is None:
+        return []
+    listing = _patched(index, doc, snapshot, records) if index.records is not None else None
+    if listing is None:
+        listing = _listing(index, doc, snapshot, records)
+    return list(listing.threads)
+
+
+def _thread_entry(
+    record: CommentRecord,
+    replies: list[dict[str, Any]],
+    doc: WordDocument,
+    locator: _Locator,
+    index: _Index,
+    quotes: _QuoteCache,
+) -> tuple[dict[str, Any], tuple[int, int] | None]:
+    """One thread as listed, and the blocks its block id and quote were read from."""
+    block: int | None = None
+    quote = ""
+    span: tuple[int, int] | None = None
+    if record.anchor_part == doc.main_part:
+        anchor = record.anchor
+        if anchor is not None:
+            block = locator.block_index(anchor)
+            span = None if block is None else (block, block)
+        if record.range_start is not None and record.range_end is not None:
+            markers = (record.range_start, record.range_end)
+            source = locator.quote_source(*markers)
+            cached = index.quotes.get(markers)
+            quote = cached[1] if cached is not None and cached[0] == source else locator.quote(*markers)
+            quotes[markers] = (source, quote)
+            read = locator.span(*markers)
+            if read is not None:
+                span = read if span is None else (min(span[0], read[0]), max(span[1], read[1]))
+    entry = {
+        "id": record.id,
+        "author": record.author,
+        "text": record.text,
+        "resolved": record.done,
+        "blockId": None if block is None else locator.blocks[block].id,
+        "quote": quote,
+        "replies": replies,
+    }
+    return entry, span
+
+
+def _replies_by_thread(
+    records: list[CommentRecord], threads: set[str] | None
+) -> dict[str, list[dict[str, Any]]]:
+    """The replies of ``threads`` (every thread when None) in file order."""
     replies: dict[str, list[dict[str, Any]]] = {}
     for record in records:
-        if record.is_reply:
+        if record.thread_id != record.id and (threads is None or record.thread_id in threads):
             replies.setdefault(record.thread_id, []).append(
                 {"id": record.id, "author": record.author, "text": record.text}
             )
-    out: list[dict[str, Any]] = []
+    return replies
+
+
+def _listing(index: _Index, doc: WordDocument, snapshot: Snapshot, records: list[CommentRecord]) -> _Listing:
+    """Every thread read afresh (quotes whose blocks are unchanged are kept)."""
+    locator = _Locator(snapshot)
+    quotes: _QuoteCache = {}
+    replies = _replies_by_thread(records, None)
+    listing = _Listing(list(snapshot.blocks), [], [], {}, {}, {})
     for record in sorted((r for r in records if not r.is_reply), key=_sort_key):
-        block_id: str | None = None
-        quote = ""
-        if record.anchor_part == doc.main_part:
-            anchor = record.anchor
-            if anchor is not None:
-                block_id = locator.block_id(anchor)
-            if record.range_start is not None and record.range_end is not None:
-                markers = (record.range_start, record.range_end)
-                source = locator.quote_source(*markers)
-                cached = known.get(markers)
-                quote = cached[1] if cached is not None and cached[0] == source else locator.quote(*markers)
-                quotes[markers] = (source, quote)
-        out.append(
-            {
-                "id": record.id,
-                "author": record.author,
-                "text": record.text,
-                "resolved": record.done,
-                "blockId": block_id,
-                "quote": quote,
-                "replies": replies.get(record.id, []),
-            }
-        )
-    _QUOTES[doc] = quotes
-    return out
+        entry, span = _thread_entry(record, replies.get(record.id, []), doc, locator, index, quotes)
+        listing.threads.append(entry)
+        listing.keys.append(_sort_key(record))
+        listing.key_of[record.id] = listing.keys[-1]
+        _place_span(listing, record.id, span)
+    index.quotes = quotes
+    index.dirty.clear()
+    index.listing = listing if index.records is not None else None
+    return listing
+
+
+def _place_span(listing: _Listing, thread_id: str, span: tuple[int, int] | None) -> None:
+    old = listing.spans.pop(thread_id, None)
+    if old is not None:
+        for i in range(old[0], old[1] + 1):
+            listing.by_block[i].discard(thread_id)
+    if span is not None:
+        listing.spans[thread_id] = span
+        for i in range(span[0], span[1] + 1):
+            listing.by_block.setdefault(i, set()).add(thread_id)
+
+
+def _patched(
+    index: _Index, doc: WordDocument, snapshot: Snapshot, records: list[CommentRecord]
+) -> _Listing | None:
+    """The last listing with the threads changed since made again (None: make it all afresh).
+
+    A thread changed when a noted act changed one of its comments (``index.dirty``) or when a
+    block its block id or quote was read from is no longer the same block object (the document
+    re-read that paragraph). A block list of another length or with other paragraphs means the
+    story's structure changed: everything is read again.
+    """
+    listing = index.listing
+    if listing is None:
+        return None
+    old, new = listing.blocks, snapshot.blocks
+    if len(old) != len(new):
+        return None
+    changed = [i for i, (a, b) in enumerate(zip(old, new, strict=True)) if a is not b]
+    if len(changed) > _PATCH_BLOCKS or any(old[i].element is not new[i].element for i in changed):
+        return None
+    affected = set(index.dirty)
+    for i in changed:
+        affected |= listing.by_block.get(i, set())
+    listing.blocks = list(new)
+    index.dirty.clear()
+    if not affected:
+        return listing
+    doc_records = {i: r for i in affected if (r := index.by_id.get(i)) is not None and not r.is_reply}
+    replies = _replies_by_thread(records, set(doc_records))
+    for thread_id in affected:
+        key = listing.key_of.pop(thread_id, None)
+        if key is not None:
+            n = bisect_left(listing.keys, key)
+            del listing.threads[n]
+            del listing.keys[n]
+    locator = _Locator(snapshot)
+    for thread_id in affected:
+        record = doc_records.get(thread_id)
+        if record is None:
+            _place_span(listing, thread_id, None)
+            continue
+        entry, span = _thread_entry(record, replies.get(thread_id, []), doc, locator, index, index.quotes)
+        key = _sort_key(record)
+        n = bisect_left(listing.keys, key)
+        listing.threads.insert(n, entry)
+        listing.keys.insert(n, key)
+        listing.key_of[thread_id] = key
+        _place_span(listing, thread_id, span)
+    return listing
 
 
 def comment_dates(doc: WordDocument) -> dict[str, str | None]:

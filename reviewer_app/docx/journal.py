@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import copy
 import logging
+import weakref
 from dataclasses import dataclass
 
 from lxml import etree
@@ -35,6 +36,13 @@ log = logging.getLogger(__name__)
 _P = W + "p"
 #: the journal of the act running now (acts run one at a time, on the UI thread)
 _active: ChangeJournal | None = None
+#: The bytes of the other parts as the last act left them, by document, with the version they
+#: are true at and the part roots they were serialized from: the next act starts from the same
+#: state, so it takes them instead of serializing every changed part again (comments.xml with
+#: 2,000 comments costs ~8 ms a time).
+_LEFT: weakref.WeakKeyDictionary[WordDocument, tuple[int, dict[str, tuple[etree._Element, bytes]]]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def touching(element: etree._Element) -> None:
@@ -192,8 +200,16 @@ class ChangeJournal:
 
     # ------------------------------------------------------------- finishing
     def _part_bytes(self, names: set[str]) -> dict[str, bytes]:
-        package = self._doc.package
-        return {name: package.read_bytes(name) for name in names if name != self._doc.main_part}
+        doc = self._doc
+        version, left = _LEFT.get(doc, (None, {}))
+        found: dict[str, bytes] = {}
+        for name in names - {doc.main_part}:
+            kept = left.get(name) if version == doc.version else None
+            if kept is not None and doc.package.has_part(name) and doc.package.xml(name) is kept[0]:
+                found[name] = kept[1]
+            else:
+                found[name] = doc.package.read_bytes(name)
+        return found
 
     def finish(self) -> UndoEntry | None:
         """Stop recording; the undo entry of what the act changed (None when it changed nothing)."""
@@ -247,6 +263,7 @@ class ChangeJournal:
         candidates.discard(self._doc.main_part)
         before: dict[str, bytes | None] = {}
         after: dict[str, bytes | None] = {}
+        left: dict[str, tuple[etree._Element, bytes]] = {}
         for name in candidates:
             if name not in self._present_before:
                 old = None
@@ -257,4 +274,7 @@ class ChangeJournal:
             new = package.read_bytes(name) if name in present_after else None
             if old != new:
                 before[name], after[name] = old, new
+            if new is not None and name in bookkeeping_after[0]:
+                left[name] = (package.xml(name), new)
+        _LEFT[self._doc] = (self._doc.version, left)
         return before, after

@@ -117,10 +117,19 @@ class DocxReviewer:
 
     def comments(self) -> list[dict[str, Any]]:
         """Top-level comments with their replies, resolved state and anchors (contract §8)."""
-        listed = self.snapshot().memo("comments", lambda snap: comments.list_comments(self.document, snap))
-        # every change makes a new snapshot, so the memo stays true; flat records and their
-        # replies copied one by one, not deep-copied, keep it safe at a fraction of the cost
-        return [{**comment, "replies": [dict(r) for r in comment["replies"]]} for comment in listed]
+        # flat records and their replies copied one by one, not deep-copied, keep the shared
+        # listing safe at a fraction of the cost
+        return [
+            {**comment, "replies": [dict(r) for r in comment["replies"]]}
+            for comment in self.comment_threads()
+        ]
+
+    def comment_threads(self) -> list[dict[str, Any]]:
+        """:meth:`comments` without the copies, for readers that only look: the dicts are shared
+        (with the next listing too, where a thread nothing changed is the very same dict, so a
+        view can tell the changed threads by identity) and must not be changed."""
+        # every change makes a new snapshot, so the memo stays true
+        return self.snapshot().memo("comments", lambda snap: comments.list_comments(self.document, snap))
 
     def changes(self) -> list[dict[str, Any]]:
         """Pending tracked changes of the main story in document order (contract §8)."""

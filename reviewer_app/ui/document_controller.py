@@ -452,7 +452,8 @@ class DocumentController(QObject):
         )
 
     def _comment_blocks(self, comment_id: str) -> list[str]:
-        return [c["blockId"] for c in self.require().comments() if c["id"] == comment_id and c.get("blockId")]
+        threads = self.require().comment_threads()  # only read: no copy of 2,000 threads
+        return [c["blockId"] for c in threads if c["id"] == comment_id and c.get("blockId")]
 
     # ------------------------------------------------------------------ saving
     def save(self, path: str | os.PathLike[str] | None = None, *, keep_backup: bool = True) -> str:

@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import posixpath
 import weakref
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from lxml import etree
 
 from .. import journal
+from ..comments import note_changed
 from ..document import WordDocument
 from ..xmlutil import MC, NS, W15, W
 from .context import EditContext
@@ -62,30 +65,58 @@ PART_SPECS: tuple[PartSpec, ...] = (
 _CREATED_IN_BATCH: weakref.WeakKeyDictionary[EditContext, set[str]] = weakref.WeakKeyDictionary()
 
 
+#: What comment acts outside a batch mint fresh ids from (the writer's stamper and the ids in use),
+#: by document, with the version it is true at: seeding it scans every part (~40 ms with 2,000
+#: comments), and a person's replies and resolves follow each other. Each act here mints only from
+#: it or mints nothing, so :meth:`Recorder.finish` carries it to the version the act makes.
+_SEEDS: weakref.WeakKeyDictionary[WordDocument, tuple[int, Any]] = weakref.WeakKeyDictionary()
+
+
+def kept_seeds(doc: WordDocument) -> Any | None:
+    """The seeds kept for ``doc`` when nothing changed it since (else None)."""
+    held = _SEEDS.get(doc)
+    return held[1] if held is not None and held[0] == doc.version else None
+
+
+def keep_seeds(doc: WordDocument, seeds: Any) -> None:
+    """Keep ``seeds`` for the next comment act on ``doc`` as it is now."""
+    _SEEDS[doc] = (doc.version, seeds)
+
+
 class Recorder:
     """Where a comment writer's changes are recorded.
 
     With an :class:`EditContext` every change is checkpointed for rollback and undo; without one
     (reply/resolve from the agent's tools) the touched parts are marked dirty by :meth:`finish`
-    and the document re-reads what changed in its main story: only the paragraphs that gained
-    markers (a reply's range and reference) when that is all, else its whole structure.
+    and the document re-reads what changed in its main story: only the paragraphs that gained or
+    lost markers (a reply's range and reference, a deleted comment's) when that is all, else its
+    whole structure. The comment ids a writer names (:meth:`note_comments`) tell the comment
+    readers which comments to read again.
     """
 
     def __init__(self, doc: WordDocument, ctx: EditContext | None = None) -> None:
         self.doc = doc
         self.ctx = ctx
         self.dirty: set[str] = set()
-        #: main-story paragraphs that only gained new elements; None once anything else changed there
+        #: main-story paragraphs that only gained or lost comment markers; None once anything else
+        #: changed there
         self.paragraphs: list[etree._Element] | None = []
         self.new_parts = _CREATED_IN_BATCH.setdefault(ctx, set()) if ctx is not None else set()
+        #: the comments the act changed, noted for the comment readers when it finishes
+        self.comment_ids: set[str] = set()
 
-    def touch(self, element: etree._Element, part: str) -> None:
-        """Call before changing an existing ``element`` of ``part``."""
+    def touch(self, element: etree._Element, part: str, markers_only: bool = False) -> None:
+        """Call before changing an existing ``element`` of ``part``.
+
+        ``markers_only``: the change only adds or removes comment markers (or a run holding
+        nothing but a reference) in or under ``element``, so a main-story paragraph holding it
+        keeps its text and properties and is all the document needs to read again.
+        """
         if self.ctx is None:
             journal.touching(element)
             self.dirty.add(part)
             if part == self.doc.main_part:
-                self.paragraphs = None
+                self._paragraph_changed(element if markers_only else None)
         elif part in self.new_parts:
             self.ctx.checkpoints.save(element)
         else:
@@ -96,17 +127,29 @@ class Recorder:
         if self.ctx is None:
             journal.created_inside(element)
             self.dirty.add(part)
-            if part == self.doc.main_part and self.paragraphs is not None:
-                paragraph = next(element.iterancestors(W + "p"), None)
-                if paragraph is None:
-                    self.paragraphs = None
-                else:
-                    self.paragraphs.append(paragraph)
+            if part == self.doc.main_part:
+                self._paragraph_changed(next(element.iterancestors(W + "p"), None))
             return
         self.ctx.checkpoints.created(element)
         if part not in self.new_parts:
             self.ctx.checkpoints.dirty_parts.add(part)
         self.ctx.mark_structure_changed()
+
+    def _paragraph_changed(self, inside: etree._Element | None) -> None:
+        """Note the main-story paragraph that is or holds ``inside`` (None: re-read everything)."""
+        if self.paragraphs is None:
+            return
+        paragraph = (
+            inside if inside is None or inside.tag == W + "p" else next(inside.iterancestors(W + "p"), None)
+        )
+        if paragraph is None:
+            self.paragraphs = None
+        else:
+            self.paragraphs.append(paragraph)
+
+    def note_comments(self, comment_ids: Iterable[str]) -> None:
+        """The act changed these comments (see :func:`~reviewer_app.docx.comments.note_changed`)."""
+        self.comment_ids.update(comment_ids)
 
     def part_created(self, name: str) -> None:
         """Call after adding the new part ``name`` (the package already holds it as dirty)."""
@@ -123,11 +166,18 @@ class Recorder:
             if self.doc.package.has_part(part):
                 self.doc.package.mark_dirty(part)
         self.dirty.clear()
-        if self.paragraphs is None:
+        seeds = kept_seeds(self.doc)
+        paragraphs = None if self.paragraphs is None else list(dict.fromkeys(self.paragraphs))
+        if self.comment_ids:
+            note_changed(self.doc, self.comment_ids, paragraphs)
+        if paragraphs is None:
             self.doc.structure_changed()
         else:  # a paragraph it does not know, or one with fields, still re-reads everything
-            self.doc.paragraphs_changed(list(dict.fromkeys(self.paragraphs)))
+            self.doc.paragraphs_changed(paragraphs)
         self.paragraphs = []
+        self.comment_ids = set()
+        if seeds is not None:
+            keep_seeds(self.doc, seeds)
 
 
 # ----------------------------------------------------------------------------- parts
