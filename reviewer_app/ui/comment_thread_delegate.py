@@ -26,6 +26,7 @@ from PySide6.QtCore import (
     QRect,
     QSize,
     Qt,
+    Signal,
 )
 from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPalette, QPen
 from PySide6.QtWidgets import (
@@ -85,6 +86,9 @@ class ThreadLayout:
     composer: QRect = field(default_factory=QRect)
     #: x of the rule drawn left of each reply, with its top and bottom
     reply_rules: list[tuple[int, int, int]] = field(default_factory=list)
+    #: each piece's text as painted (one-line pieces elided to their width), made on first paint:
+    #: eliding is most of what painting a thread costs, and a layout is painted again and again
+    painted: list[str] | None = None
 
     def texts(self, kind: str) -> list[str]:
         return [piece.text for piece in self.pieces if piece.kind == kind]
@@ -202,29 +206,63 @@ def lay_out_thread(
 class CommentThreadDelegate(QStyledItemDelegate):
     """Lays out and paints threads; caches each thread's layout until it or its state changes.
 
-    The panel and the view keep the state a layout depends on here, as plain attributes, because
-    a list view asks every row's size on each layout pass and 2,000 Python callbacks per question
-    would cost more than the answer: ``width`` (the viewport's; the option's rectangle is not set
-    when a list view asks for sizes), ``selected_id`` and ``composer_heights`` (open reply boxes).
+    The state a layout depends on is kept here: ``width`` (the viewport's; the option's rectangle
+    is not set when a list view asks for sizes), ``selected_id`` and the heights of open reply
+    boxes. The model stores each row's size (a list view asks every row's size on each layout
+    pass, and 2,000 Python callbacks per pass would cost more than the answer), so a change to
+    that state says which rows' sizes it may change (:attr:`sizes_changed`).
     """
+
+    #: the thread ids whose size may have changed, or None for every row
+    sizes_changed = Signal(object)
 
     def __init__(self, model: CommentThreadModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._model = model
         self._fonts = _Fonts(QApplication.font())
         self._cache: dict[str, tuple[ThreadRow, int, bool, int, ThreadLayout]] = {}
-        self.width = 0
-        self.selected_id: str | None = None
-        #: thread id -> height of its open reply box
-        self.composer_heights: dict[str, int] = {}
+        self._width = 0
+        self._selected_id: str | None = None
+        self._composer_heights: dict[str, int] = {}  # thread id -> height of its open reply box
         #: (thread id, action) of the button under the pointer / held down, drawn raised / sunk
         self.hovered: tuple[str, str] | None = None
         self.pressed: tuple[str, str] | None = None
+
+    @property
+    def width(self) -> int:
+        return self._width
+
+    @width.setter
+    def width(self, width: int) -> None:
+        if width != self._width:
+            self._width = width
+            self.sizes_changed.emit(None)
+
+    @property
+    def selected_id(self) -> str | None:
+        return self._selected_id
+
+    @selected_id.setter
+    def selected_id(self, thread_id: str | None) -> None:
+        before, self._selected_id = self._selected_id, thread_id
+        if before != thread_id:
+            self.sizes_changed.emit({i for i in (before, thread_id) if i is not None})
+
+    def set_composer_height(self, thread_id: str, height: int | None) -> None:
+        """Leave ``height`` pixels in the thread for its reply box (None: the box closed)."""
+        before = self._composer_heights.get(thread_id)
+        if height is None:
+            self._composer_heights.pop(thread_id, None)
+        else:
+            self._composer_heights[thread_id] = height
+        if before != height:
+            self.sizes_changed.emit({thread_id})
 
     def set_font(self, font: QFont) -> None:
         """Lay out with ``font`` from now on (the view's font)."""
         self._fonts = _Fonts(font)
         self._cache.clear()
+        self.sizes_changed.emit(None)
 
     def forget(self, keep: set[str]) -> None:
         """Drop cached layouts of threads no longer listed."""
@@ -233,26 +271,26 @@ class CommentThreadDelegate(QStyledItemDelegate):
 
     def layout_of(self, row: ThreadRow) -> ThreadLayout:
         """``row``'s layout at the view's current width and the panel's current state."""
-        selected = row.id == self.selected_id
-        composer = self.composer_heights.get(row.id, 0)
+        selected = row.id == self._selected_id
+        composer = self._composer_heights.get(row.id, 0)
         cached = self._cache.get(row.id)
         if (
             cached is not None
             and cached[0] is row
-            and cached[1] == self.width
+            and cached[1] == self._width
             and cached[2] == selected
             and cached[3] == composer
         ):
             return cached[4]
-        layout = lay_out_thread(row, self.width, self._fonts, selected, composer)
-        self._cache[row.id] = (row, self.width, selected, composer, layout)
+        layout = lay_out_thread(row, self._width, self._fonts, selected, composer)
+        self._cache[row.id] = (row, self._width, selected, composer, layout)
         return layout
 
     # ------------------------------------------------------------------ Qt delegate
     def size_of(self, row: ThreadRow) -> QSize:
         """The row's size (the model answers ``SizeHintRole`` with it: Qt's own ``sizeHint`` then
         asks one role instead of building a style option per row, a third of the layout's time)."""
-        return QSize(self.width, self.layout_of(row).height)
+        return QSize(self._width, self.layout_of(row).height)
 
     def paint(
         self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
@@ -274,20 +312,21 @@ class CommentThreadDelegate(QStyledItemDelegate):
             painter.drawLine(x, top, x, bottom)
         text_colour = palette.color(QPalette.ColorRole.Text)
         muted_colour = palette.color(QPalette.ColorRole.PlaceholderText)
-        for piece in layout.pieces:
-            font = self._fonts.fonts[piece.font]
-            painter.setFont(font)
-            painter.setPen(muted_colour if piece.muted else text_colour)
-            if piece.wrap:
-                flags = int(Qt.TextFlag.TextWordWrap | Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-                painter.drawText(piece.rect, flags, piece.text)
-            else:
-                shown = self._fonts.metrics[piece.font].elidedText(
+        if layout.painted is None:
+            layout.painted = [
+                piece.text
+                if piece.wrap
+                else self._fonts.metrics[piece.font].elidedText(
                     piece.text, Qt.TextElideMode.ElideRight, piece.rect.width()
                 )
-                painter.drawText(
-                    piece.rect, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), shown
-                )
+                for piece in layout.pieces
+            ]
+        wrapped = int(Qt.TextFlag.TextWordWrap | Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        one_line = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        for piece, shown in zip(layout.pieces, layout.painted, strict=True):
+            painter.setFont(self._fonts.fonts[piece.font])
+            painter.setPen(muted_colour if piece.muted else text_colour)
+            painter.drawText(piece.rect, wrapped if piece.wrap else one_line, shown)
         style = option.widget.style() if option.widget is not None else QApplication.style()
         for action, (rect, label) in layout.buttons.items():
             button = QStyleOptionButton()

@@ -74,7 +74,9 @@ class CommentThreadView(QListView):
             return None
         button = self._delegate.layout_of(row).buttons.get(action)
         return (
-            None if button is None else button[0].translated(self.visualRect(self._model.index(at)).topLeft())
+            None
+            if button is None
+            else button[0].translated(self.visualRect(self._model.index(at, 0)).topLeft())
         )
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
@@ -136,5 +138,5 @@ class CommentThreadView(QListView):
             if area.isEmpty():
                 widget.hide()
                 continue
-            widget.setGeometry(area.translated(self.visualRect(self._model.index(at)).topLeft()))
+            widget.setGeometry(area.translated(self.visualRect(self._model.index(at, 0)).topLeft()))
             widget.show()

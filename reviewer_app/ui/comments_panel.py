@@ -18,6 +18,7 @@ on the wrong clause is worse than one more click.
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -118,9 +119,9 @@ class CommentsPanel(QWidget):
         self.page_of_block = page_of_block
         self._hidden: set[str] = set()  # threads the resolved filter hides
         self._composers: dict[str, CommentComposer] = {}  # open reply boxes by thread id
-        #: what each shown row was made from (thread, its comments' dates, page), so a refresh
-        #: makes rows only for the threads that changed
-        self._sources: dict[str, tuple[dict[str, Any], tuple[str | None, ...], int | None]] = {}
+        #: each shown row with what it was made from (the engine's thread, the very dict, and its
+        #: page), so a refresh makes rows only for the threads that changed
+        self._sources: dict[str, tuple[dict[str, Any], int | None, ThreadRow]] = {}
         self._syncing = False  # the selection is being set for the page view: do not tell it back
         self._pending_range: tuple[str, int, int] | None = None
         self._stale = False
@@ -155,6 +156,7 @@ class CommentsPanel(QWidget):
         self.model = CommentThreadModel(self)
         self.delegate = CommentThreadDelegate(self.model, self)
         self.model.size_of = self.delegate.size_of
+        self.delegate.sizes_changed.connect(self.model.refresh_sizes)
         self.list_view = CommentThreadView(self.model, self.delegate, self)
         self.list_view.overlays = self._composers  # type: ignore[assignment]
         self.delegate.set_font(self.list_view.font())
@@ -200,7 +202,7 @@ class CommentsPanel(QWidget):
         at = None if row is None else self.model.row_index(row.id)
         if at is None or self.list_view.isRowHidden(at):
             return None
-        return self.list_view.visualRect(self.model.index(at))
+        return self.list_view.visualRect(self.model.index(at, 0))
 
     def action_rect(self, thread_id: str, action: str) -> QRect | None:
         """Where the thread's "reply", "resolve" or "delete" button is drawn (viewport coordinates)."""
@@ -232,7 +234,7 @@ class CommentsPanel(QWidget):
             self._syncing = False
         at = self.model.row_index(thread_id)
         if at is not None:
-            self.list_view.scrollTo(self.model.index(at))
+            self.list_view.scrollTo(self.model.index(at, 0))
 
     def refresh(self) -> None:
         """Re-read the comments and update the rows that changed (drafts and scroll position stay)."""
@@ -241,31 +243,37 @@ class CommentsPanel(QWidget):
         if reviewer is None:
             self._show_rows([])
             return
-        threads = reviewer.comments()
-        # dates are read once per document state, like the comments themselves
-        dates = reviewer.snapshot().memo("commentDates", lambda _snapshot: comment_dates(reviewer.document))
+        threads = reviewer.comment_threads()
+
+        @functools.cache
+        def dates() -> dict[str, str | None]:
+            # read once per document state, like the comments themselves, and only if a row is made
+            return reviewer.snapshot().memo(
+                "commentDates", lambda _snapshot: comment_dates(reviewer.document)
+            )
+
         self._show_rows(self._rows_of(threads, dates))
 
-    def _rows_of(self, threads: list[dict[str, Any]], dates: dict[str, str | None]) -> list[ThreadRow]:
-        """The rows for ``threads``; an unchanged thread keeps its old row (and so the delegate's
-        cached layout of it)."""
-        previous = {row.id: row for row in self.model.rows()}
+    def _rows_of(
+        self, threads: list[dict[str, Any]], dates: Callable[[], dict[str, str | None]]
+    ) -> list[ThreadRow]:
+        """The rows for ``threads``; a thread the engine kept (the same dict) on the same page
+        keeps its old row (and so the delegate's cached layout of it)."""
         known, self._sources = self._sources, {}
+        page_of = self.page_of_block
         rows = []
         for thread in threads:
-            thread_id = thread["id"]
-            source = (
-                thread,
-                (dates.get(thread_id), *(dates.get(r["id"]) for r in thread["replies"])),
-                self._page(thread.get("blockId")),
-            )
-            self._sources[thread_id] = source
-            old = previous.get(thread_id)
-            if old is not None and known.get(thread_id) == source:
-                rows.append(old)
-                continue
-            row = ThreadRow.of(thread, dates, source[2])
-            rows.append(old if old == row else row)
+            thread_id, block_id = thread["id"], thread["blockId"]
+            page = None if block_id is None or page_of is None else page_of(block_id)
+            last = known.get(thread_id)
+            if last is not None and last[0] is thread and last[1] == page:
+                row = last[2]
+            else:
+                row = ThreadRow.of(thread, dates(), page)
+                if last is not None and last[2] == row:
+                    row = last[2]
+            self._sources[thread_id] = (thread, page, row)
+            rows.append(row)
         return rows
 
     def _show_rows(self, rows: list[ThreadRow]) -> None:
@@ -273,6 +281,11 @@ class CommentsPanel(QWidget):
         shown = self.model.rows()
         if rows and len(rows) == len(shown) and all(new is old for new, old in zip(rows, shown, strict=True)):
             return  # an edit elsewhere in the document: every row is the one shown, laid out as it is
+        if rows and self.list_view.isHidden() and self.isVisible():
+            # the rows' sizes follow the view's width: give it its place before they are measured,
+            # or showing it afterwards would lay every row out a second time
+            self.list_view.show()
+            self.layout().activate()
         if self.model.set_rows(rows):
             self._hidden.clear()  # a reset forgets which rows the view hid
         listed = {row.id for row in rows}
@@ -404,7 +417,7 @@ class CommentsPanel(QWidget):
                 selection.clear()
             elif selection.currentIndex().row() != at:
                 flags = QItemSelectionModel.SelectionFlag.ClearAndSelect
-                selection.setCurrentIndex(self.model.index(at), flags)
+                selection.setCurrentIndex(self.model.index(at, 0), flags)
         finally:
             self._syncing = syncing
 
@@ -413,7 +426,7 @@ class CommentsPanel(QWidget):
         if composer is None:
             return
         # the refresh the reply causes lays the thread out without its box, so it is laid out once
-        self.delegate.composer_heights.pop(thread_id, None)
+        self.delegate.set_composer_height(thread_id, None)
         try:
             sent = self.controller.reply_to_comment(thread_id, text)
         except BaseException:
@@ -449,12 +462,12 @@ class CommentsPanel(QWidget):
         """Leave room in the thread for its reply box as tall as the box wants, and place it."""
         composer = self._composers.get(thread_id)
         if composer is not None:
-            self.delegate.composer_heights[thread_id] = composer.sizeHint().height()
+            self.delegate.set_composer_height(thread_id, composer.sizeHint().height())
             self._relayout()
 
     def _drop_composer(self, thread_id: str) -> bool:
         composer = self._composers.pop(thread_id, None)
-        self.delegate.composer_heights.pop(thread_id, None)
+        self.delegate.set_composer_height(thread_id, None)
         if composer is None:
             return False
         composer.hide()
@@ -465,11 +478,6 @@ class CommentsPanel(QWidget):
         """Heights changed (a reply box, a thread opened up): lay the rows out again now."""
         self.list_view.doItemsLayout()
         self.list_view.viewport().update()
-
-    def _page(self, block_id: str | None) -> int | None:
-        if block_id is None or self.page_of_block is None:
-            return None
-        return self.page_of_block(block_id)
 
     def _apply_filter(self) -> None:
         """Show or hide resolved threads (a selected one always shows) and update the counts."""
