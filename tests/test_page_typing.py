@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QApplication
 
 from reviewer_app.ui.main_window import MainWindow
 from reviewer_app.ui.pageview import PageView
-from reviewer_app.ui.pageview.caret import caret_line
+from reviewer_app.ui.pageview.caret import Caret, caret_line
 from reviewer_app.ui.pageview.page_index import PageIndex
 
 from .checkers import schema_errors
@@ -216,12 +216,16 @@ def test_ctrl_z_undoes_a_typing_burst_at_once_and_a_caret_move_ends_the_burst(
     both = original[:at] + " (directly or indirectly) at all" + original[at:]
     assert text_of(window, CLAUSE_12_4) == both
     QTest.keyClick(view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
-    assert text_of(window, CLAUSE_12_4) == original[:at] + " (directly or indirectly)" + original[at:]
+    first = original[:at] + " (directly or indirectly)" + original[at:]
+    assert text_of(window, CLAUSE_12_4) == first
+    assert view.caret() == Caret(CLAUSE_12_4, at + len(" (directly or indirectly)"))  # where " at all" began
     QTest.keyClick(view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert text_of(window, CLAUSE_12_4) == original
+    assert view.caret() == Caret(CLAUSE_12_4, at)
     assert mine(window) == []
     window.actions.redo.trigger()
-    assert text_of(window, CLAUSE_12_4) == original[:at] + " (directly or indirectly)" + original[at:]
+    assert text_of(window, CLAUSE_12_4) == first
+    assert view.caret() == Caret(CLAUSE_12_4, at + len(" (directly or indirectly)"))  # where it ended
 
 
 def test_keys_typed_in_the_chat_never_reach_the_document(window: MainWindow, qtbot) -> None:

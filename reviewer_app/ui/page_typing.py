@@ -55,9 +55,15 @@ class PageTyping(QObject):
         self._burst_kind = ""
         self._last_key = 0.0
         self._applying = False
+        #: per undo step of the person's keys (its index on the stack): the caret before and after it,
+        #: so Undo puts the caret back where the undone typing began and Redo where it ended
+        self._steps: dict[int, tuple[Caret | None, Caret]] = {}
+        self._step: tuple[int, Caret | None] | None = None  # the step the last applied key joined
+        self._index = controller.undo_stack.index()
         view.installEventFilter(self)
         view.caret_changed.connect(self._caret_moved)
         controller.undo_stack.indexChanged.connect(self._history_moved)
+        controller.document_loaded.connect(self._forget_steps)
 
     # ------------------------------------------------------------------ events
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
@@ -111,9 +117,22 @@ class PageTyping(QObject):
         if not self._applying:
             self._burst += 1
 
-    def _history_moved(self, _index: int) -> None:
-        if not self._applying:
-            self._burst += 1  # undo, redo or another act: the next key starts a new step
+    def _forget_steps(self) -> None:
+        """Another document: its undo history starts again, and so do the carets of its steps."""
+        self._steps.clear()
+        self._step = None
+        self._index = self._controller.undo_stack.index()
+
+    def _history_moved(self, index: int) -> None:
+        last, self._index = self._index, index
+        if self._applying:
+            return
+        self._burst += 1  # undo, redo or another act: the next key starts a new step
+        undone = index < last and index in self._steps
+        step = self._steps.get(index if undone else index - 1)
+        caret = (step[0] if undone else step[1]) if step is not None else None
+        if caret is not None:
+            self._place(caret)
 
     # ------------------------------------------------------------------ applying
     def _join_key(self, kind: str) -> tuple[int, str]:
@@ -127,6 +146,8 @@ class PageTyping(QObject):
         """Apply one operation as the person; the result, or None after telling why it was refused."""
         batch = parse_host_batch(user_batch(operation))
         join = self._join_key(kind) if kind is not None else None
+        stack = self._controller.undo_stack
+        before, caret = stack.index(), self._view.caret()
         self._applying = True
         try:
             result = self._controller.apply_operations(label, batch, join=join)
@@ -139,13 +160,25 @@ class PageTyping(QObject):
             return None
         if kind is None:
             self._burst += 1
+        step = stack.index() - 1
+        joined = stack.index() == before and self._step is not None and self._step[0] == step
+        self._step = (step, self._step[1] if joined and self._step is not None else caret)
+        for later in [k for k in self._steps if k > step]:
+            del self._steps[later]
         return result
 
     def _put_caret(self, block_id: str, offset: int) -> None:
+        """Put the caret after an applied key, and note it as where the key's undo step ends."""
+        caret = Caret(block_id, offset)
+        if self._step is not None and self._controller.undo_stack.index() == self._step[0] + 1:
+            self._steps[self._step[0]] = (self._step[1], caret)
+        self._place(caret)
+
+    def _place(self, caret: Caret) -> None:
         self._applying = True
         try:
             self._view.clear_selection()
-            self._view.set_caret(block_id, offset)
+            self._view.set_caret(caret.block_id, caret.offset)
         finally:
             self._applying = False
 
