@@ -52,6 +52,7 @@ LEAVES_THE_SESSION = {"quit", "close"}
 #: a title each dialog the walkthrough opens (and cancels) shows
 EVERY_DIALOG = (
     "Open Word document",
+    "Go To",
     "Save document as",
     "Export redline PDF",
     "Compare with which version",
