@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
-from itertools import compress
+from itertools import chain, compress
 from operator import is_not
 from typing import overload
 
@@ -57,7 +57,9 @@ class Facts:
 
 
 _MANUAL_PREFIX = re.compile(r"^\s*\d{1,3}(?:\.\d{1,3})*\.?\s+")
-_TITLE_END = re.compile(r"(?<=[a-z)])\.\s|\.$|\t")
+#: Where a run-in title ends: a tab, a full stop ending the text or, after a small letter or a
+#: bracket, one before a space (led by the characters, so searched for quickly).
+_TITLE_END = re.compile(r"\t|\.(?:$|(?<=[a-z)]\.)(?=\s))")
 
 
 def _title(block: Block) -> str | None:
@@ -182,6 +184,7 @@ class Checker:
         self._forget(position, old)
         facts = _facts(block, old.context, TextReader().read(block.id, block.text))
         self._facts[position] = facts
+        self._vocabulary.update(facts.lower_words)
         self._remember(position, facts)
         if old.may_label or facts.may_label:
             self._stale.add("targets")
@@ -217,7 +220,8 @@ class Checker:
             self._facts.append(facts)
         self._by_content = fresh
         self._order = snapshot.memo("check_order", lambda snap: {b.id: i for i, b in enumerate(snap.blocks)})
-        self._vocabulary = Counter()
+        # every block's lower-case words counted at once (C-level), not block by block
+        self._vocabulary = Counter(chain.from_iterable(facts.lower_words for facts in self._facts))
         for cache in (self._definitions, self._labels, self._party_names, self._labelled, self._borrowing):
             cache.clear()
         for cache in (self._references, self._local, self._manual):
@@ -248,8 +252,7 @@ class Checker:
             )
 
     def _remember(self, position: int, facts: Facts) -> None:
-        if facts.lower_words:
-            self._vocabulary.update(facts.lower_words)
+        """Add a block's share of the sums, but for its words (see :meth:`_swap`)."""
         for cache, value in (
             (self._definitions, facts.term_block.definitions),
             (self._labels, facts.label),
@@ -264,6 +267,7 @@ class Checker:
                 cache[position] = value  # type: ignore[index]
 
     def _forget(self, position: int, facts: Facts) -> None:
+        """Take a block's share out of the sums, its words included."""
         for word in facts.lower_words:
             self._vocabulary[word] -= 1
             if not self._vocabulary[word]:

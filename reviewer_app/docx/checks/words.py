@@ -13,9 +13,11 @@ _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-'’][A-Za-z0-9]+)*(?:['’]s?)?"
 #: A token and the text before it since the previous one: read in one C-level pass, the
 #: offsets follow from the lengths.
 _GAP_AND_TOKEN = re.compile(rf"([^A-Za-z]*)({_TOKEN.pattern})")
-#: Where a sentence-initial word starts: after the start or a sentence end (a tab ends a list
-#: label), past spaces and opening quotes or brackets.
-_SENTENCE_START = re.compile(r"(?:^|[.:;!?\t])[ \"“‘'(\[]*(?=[A-Za-z])")
+#: Where a sentence-initial word starts: after a sentence end (a tab ends a list label) or the
+#: start of the text, past spaces and opening quotes or brackets. Two patterns: one led by the
+#: punctuation is searched for many times faster than one that may also match anywhere.
+_SENTENCE_START = re.compile(r"[.:;!?\t][ \"“‘'(\[]*(?=[A-Za-z])")
+_TEXT_START = re.compile(r"[ \"“‘'(\[]*(?=[A-Za-z])")
 _LABEL_START = re.compile(r"\s*\([a-zA-Z0-9]{1,5}\)[ \"“‘'(\[]*(?=[A-Za-z])")
 MONTHS = frozenset(
     [
@@ -52,7 +54,10 @@ class Token(NamedTuple):
 def contains_any(text: str, cues: tuple[str, ...]) -> bool:
     """True when ``text`` holds one of ``cues``: a substring search is many times faster than a
     regular expression scanning the text, so the rules ask it before running their patterns."""
-    return any(map(text.__contains__, cues))
+    for cue in cues:  # noqa: SIM110 (a plain loop: twice as fast as any() here)
+        if cue in text:
+            return True
+    return False
 
 
 def strip_possessive(word: str) -> str:
@@ -81,9 +86,9 @@ def tokens(text: str) -> list[Token]:
     quotes or brackets separate it from a sentence end, a tab (after a list label), a list label
     such as ``(a)`` opening the text, or the start."""
     initial = {m.end() for m in _SENTENCE_START.finditer(text)}
-    label = _LABEL_START.match(text)
-    if label is not None:
-        initial.add(label.end())
+    for opening in (_TEXT_START.match(text), _LABEL_START.match(text)):
+        if opening is not None:
+            initial.add(opening.end())
     out: list[Token] = []
     append = out.append
     end = 0
