@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QComboBox, QDialogButtonBox, QLabel, QLineEdit
+from PySide6.QtWidgets import QApplication, QDialogButtonBox, QLabel, QLineEdit
 
 from reviewer_app.ui.main_window import MainWindow
 from reviewer_app.ui.settings_dialog import SettingsDialog
@@ -30,7 +30,7 @@ from tests import chat_fixtures
 from tests.chat_fixtures import LAW, SAMPLE
 from tests.fake_anthropic import FakeAnthropic, Status, reply, tool
 from tests.fake_openai import FakeOpenAI, OAReply
-from tests.window_fixtures import shown_main_window
+from tests.window_fixtures import choose_in_combo, shown_main_window
 
 loop = chat_fixtures.loop
 
@@ -60,18 +60,6 @@ def open_settings_from_the_menu(window: MainWindow, qtbot: Any) -> SettingsDialo
     return dialog
 
 
-def choose(qtbot: Any, combo: QComboBox, label: str) -> None:
-    """Click the combo box open and click the entry that reads ``label``."""
-    QTest.mouseClick(combo, LEFT)
-    view = combo.view()
-    qtbot.waitUntil(view.isVisible)
-    qtbot.wait(QApplication.doubleClickInterval() + 50)  # a popup ignores a release this soon after opening
-    index = view.model().index(combo.findText(label), 0)
-    QTest.mouseClick(view.viewport(), LEFT, pos=view.visualRect(index).center())
-    qtbot.waitUntil(lambda: not view.isVisible())
-    assert combo.currentText() == label
-
-
 def retype(edit: QLineEdit, text: str) -> None:
     QTest.mouseClick(edit, LEFT)
     QTest.keyClick(edit, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
@@ -87,9 +75,9 @@ def configure_local_model(
     QTest.mouseClick(dialog.local_radio, LEFT)
     retype(dialog.base_url_edit, url)
     retype(dialog.model_edit, "qwen2.5-7b-instruct-q4")
-    choose(qtbot, dialog.api_combo, api)
+    choose_in_combo(qtbot, dialog.api_combo, api)
     retype(dialog.context_edit, context)
-    choose(qtbot, dialog.profile_combo, tools)
+    choose_in_combo(qtbot, dialog.profile_combo, tools)
     QTest.mouseClick(dialog.buttons.button(QDialogButtonBox.StandardButton.Ok), LEFT)
     qtbot.waitUntil(lambda: not dialog.isVisible())
 
