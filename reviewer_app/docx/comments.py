@@ -91,6 +91,8 @@ class _Index:
     dirty: set[str] = field(default_factory=set)
     listing: _Listing | None = None
     quotes: _QuoteCache = field(default_factory=dict)
+    #: the threads listed before a full reading, by id: one listed the same again is the same dict
+    listed_before: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 _INDEXES: weakref.WeakKeyDictionary[WordDocument, _Index] = weakref.WeakKeyDictionary()
@@ -352,8 +354,14 @@ def comment_records(doc: WordDocument) -> list[CommentRecord]:
         by_id={r.id: r for r in records},
         by_para=by_para,
         quotes=index.quotes if index is not None else {},
+        listed_before=_listed(index),
     )
     return records
+
+
+def _listed(index: _Index | None) -> dict[str, dict[str, Any]]:
+    listing = None if index is None else index.listing
+    return {} if listing is None else {entry["id"]: entry for entry in listing.threads}
 
 
 def note_changed(doc: WordDocument, comment_ids: set[str], paragraphs: list[etree._Element] | None) -> None:
@@ -842,14 +850,17 @@ def _listing(index: _Index, doc: WordDocument, snapshot: Snapshot, records: list
     locator = _Locator(snapshot)
     quotes: _QuoteCache = {}
     replies = _replies_by_thread(records, None)
+    previous = index.listed_before or _listed(index)
     listing = _Listing(list(snapshot.blocks), [], [], {}, {}, {})
     for record in sorted((r for r in records if not r.is_reply), key=_sort_key):
         entry, span = _thread_entry(record, replies.get(record.id, []), doc, locator, index, quotes)
-        listing.threads.append(entry)
+        before = previous.get(record.id)
+        listing.threads.append(before if before == entry else entry)  # a view tells changes by identity
         listing.keys.append(_sort_key(record))
         listing.key_of[record.id] = listing.keys[-1]
         _place_span(listing, record.id, span)
     index.quotes = quotes
+    index.listed_before = {}
     index.dirty.clear()
     index.listing = listing if index.records is not None else None
     return listing
