@@ -18,7 +18,7 @@ from reviewer_app.docx import DocxReviewer
 from reviewer_app.docx import comments as comments_module
 from reviewer_app.docx.comments import comment_dates
 from reviewer_app.ui.comment_thread_model import ThreadRow
-from reviewer_app.ui.comments_panel import CommentsPanel
+from reviewer_app.ui.comments_panel import CommentsPanel, add_comment_on_range
 from reviewer_app.ui.document_controller import DocumentController
 
 THREADS = 60
@@ -190,3 +190,34 @@ def test_an_edit_elsewhere_leaves_the_panel_as_laid_out(
 
     assert layouts == []
     assert all(new is old for new, old in zip(panel.model.rows(), rows, strict=True))
+
+
+def test_kept_comments_follow_deletes_new_comments_and_their_undo(
+    qtbot, controller: DocumentController, tmp_path: Path
+) -> None:
+    """Deleting a thread with its replies, deleting one reply, a new comment and undoing them all
+    each leave the list equal to a fresh reading of the saved file."""
+    first = shown(controller)
+    threads = first[0]
+    with_replies = next(t for t in threads if len(t["replies"]) == 2)
+    other = next(t for t in threads if len(t["replies"]) == 1 and t is not with_replies)
+
+    assert controller.delete_comment(with_replies["id"])
+    assert with_replies["id"] not in {t["id"] for t in shown(controller)[0]}
+    assert shown(controller) == fresh_reading(controller, tmp_path)
+
+    assert controller.delete_comment(other["replies"][0]["id"])
+    assert next(t for t in shown(controller)[0] if t["id"] == other["id"])["replies"] == []
+    assert shown(controller) == fresh_reading(controller, tmp_path)
+
+    assert controller.reply_to_comment(other["id"], "Back to you.")
+    block = next(b for b in controller.snapshot().content_blocks() if len(b.text) > 30)
+    added = add_comment_on_range(controller, block.id, 0, 12, "New point.")
+    listed = shown(controller)
+    assert next(t for t in listed[0] if t["id"] == added)["quote"] == block.text[:12]
+    assert listed == fresh_reading(controller, tmp_path)
+
+    for _ in range(4):
+        controller.undo_stack.undo()
+    assert shown(controller) == first
+    assert shown(controller) == fresh_reading(controller, tmp_path)
