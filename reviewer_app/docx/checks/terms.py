@@ -264,6 +264,8 @@ def match_terms(block: TermBlock, index: TermIndex) -> tuple[list[Match], list[i
     matches: list[Match] = []
     free: list[int] = []
     looked_up = list(map(index.candidates.get, [t.text for t in tokens]))
+    if None not in looked_up and not any(looked_up):  # no word here may start a known term
+        return matches, [i for i in range(len(tokens)) if i not in skip]
     lowered: list[str] = []  # the tokens in lower case, made when a term may start
     i = 0
     while i < len(tokens):
