@@ -222,3 +222,39 @@ def test_go_to_says_what_it_cannot_find_and_stays_open(window: MainWindow, qtbot
     close = next(b for b in dialog.findChildren(type(dialog.go_button)) if b.text() == "Close")
     QTest.mouseClick(close, LEFT)
     qtbot.waitUntil(lambda: not dialog.isVisible())
+
+
+# ----------------------------------------------------------------------------- against LibreOffice
+def lo_label_of(reading: dict[str, Any], title: str, start: int) -> tuple[str, int]:
+    """LibreOffice's list label of the first numbered paragraph from ``start`` on that begins with
+    ``title`` (a cover page or a table may hold the same words unnumbered)."""
+    words = " ".join(title.rstrip("…").split())
+    for index in range(start, len(reading["paragraphs"])):
+        label = reading["list_labels"][index]
+        if label and " ".join(reading["paragraphs"][index].split()).startswith(words):
+            return label, index
+    raise AssertionError(f"LibreOffice has no numbered paragraph starting {words!r}")
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "oa_common-paper-cloud-service-agreement.docx",  # an empty numbered paragraph before clause 1
+        "oa_common-paper-partnership-agreement.docx",
+        "oa_common-paper-data-processing-agreement.docx",
+    ],
+)
+def test_the_outline_numbers_clauses_as_libreoffice_does(
+    corpus_dir: Path, lo_reading: Any, name: str
+) -> None:
+    from reviewer_app.docx.reviewer import DocxReviewer
+
+    path = corpus_dir / "contracts" / name
+    entries = [e for e in outline(DocxReviewer.open(path).snapshot()) if e.label]
+    reading = lo_reading(path)
+    assert len(entries) > 15
+    at = 0
+    for entry in entries:
+        label, at = lo_label_of(reading, entry.title, at)
+        assert entry.label == label, (entry.number, entry.title)
+        at += 1

@@ -5,8 +5,10 @@ A clause's full number is composed the way contracts cite it: a lettered or roma
 ``(b)`` under clause ``14.3`` is ``14.3(b)``, and ``(ii)`` under that ``14.3(b)(ii)``; a
 numbered label such as ``5.2`` or ``5.`` is complete by itself (``5``).
 
-Pure Python over the snapshot's block model (labels come from the same list counter the page
-prints with), so it is cheap to rebuild after every edit and easy to test without a window.
+Pure Python over the snapshot's block model, so it is cheap to rebuild after every edit and
+easy to test without a window. Labels are the list counter's, corrected as the contract checks
+correct them (an empty numbered paragraph that only carries a section break is not counted), so
+the numbers are the ones Word and LibreOffice show and the document's own cross-references use.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import re
 from dataclasses import dataclass
 
 from ..docx.blocks import Block
+from ..docx.checks.engine import shown_labels
 from ..docx.snapshot import Snapshot
 from .pageview.records import shown_label
 
@@ -53,12 +56,13 @@ def outline(snapshot: Snapshot) -> list[OutlineEntry]:
     #: (depth, full number) of the entries a following one may nest under
     stack: list[tuple[int, str]] = []
     heading: tuple[int, int | None] | None = None  # (depth, numId) of the last heading
+    corrected = snapshot.memo("check_labels", shown_labels)
     for block in snapshot.blocks:
         if block.heading_level is None and block.display_label is None:
             continue  # most paragraphs of a contract: looked at no further
         if not block.normalized or block.kind == "diagnostic":
             continue
-        label = shown_label(block)
+        label = corrected.get(block.id) or shown_label(block)
         numbered = label is not None and _ALNUM.search(label) is not None
         if block.heading_level is None and (not numbered or block.table is not None):
             continue
