@@ -21,8 +21,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QFont, QGuiApplication, QKeyEvent, QKeySequence
+from PySide6.QtGui import QFont, QGuiApplication, QKeyEvent, QKeySequence, QUndoCommand
 
 from ..docx.edit.batch import parse_host_batch
 from ..docx.find import text_range
@@ -57,7 +58,7 @@ class PageTyping(QObject):
         self._applying = False
         #: per undo step of the person's keys (its index on the stack): the caret before and after it,
         #: so Undo puts the caret back where the undone typing began and Redo where it ended
-        self._steps: dict[int, tuple[Caret | None, Caret]] = {}
+        self._steps: dict[int, tuple[QUndoCommand, Caret | None, Caret]] = {}
         self._step: tuple[int, Caret | None] | None = None  # the step the last applied key joined
         self._index = controller.undo_stack.index()
         view.installEventFilter(self)
@@ -128,9 +129,15 @@ class PageTyping(QObject):
         if self._applying:
             return
         self._burst += 1  # undo, redo or another act: the next key starts a new step
-        undone = index < last and index in self._steps
-        step = self._steps.get(index if undone else index - 1)
-        caret = (step[0] if undone else step[1]) if step is not None else None
+        stack = self._controller.undo_stack
+        if not shiboken6.isValid(stack):
+            return  # the window is closing and its history is being freed
+        undone = index < last
+        at = index if undone else index - 1
+        step = self._steps.get(at)
+        if step is None or stack.command(at) is not step[0]:
+            return  # not a step of the person's keys (or one another act has since replaced)
+        caret = step[1] if undone else step[2]
         if caret is not None:
             self._place(caret)
 
@@ -170,8 +177,9 @@ class PageTyping(QObject):
     def _put_caret(self, block_id: str, offset: int) -> None:
         """Put the caret after an applied key, and note it as where the key's undo step ends."""
         caret = Caret(block_id, offset)
-        if self._step is not None and self._controller.undo_stack.index() == self._step[0] + 1:
-            self._steps[self._step[0]] = (self._step[1], caret)
+        stack = self._controller.undo_stack
+        if self._step is not None and stack.index() == self._step[0] + 1:
+            self._steps[self._step[0]] = (stack.command(self._step[0]), self._step[1], caret)
         self._place(caret)
 
     def _place(self, caret: Caret) -> None:
