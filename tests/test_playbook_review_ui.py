@@ -21,6 +21,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 from reviewer_app.agent.playbook.findings_store import FindingsStore
+from reviewer_app.agent.playbook.model import Citation, PlaybookFinding, PlaybookReview
 from reviewer_app.agent.playbook.record_finding import RECORD_FINDING
 from reviewer_app.agent.playbook.yaml_format import dump_playbook
 from reviewer_app.agent.transcript import document_identity
@@ -330,3 +331,32 @@ def test_another_playbook_replaces_the_review_only_when_the_lawyer_agrees(
     panel = window.docks.playbook.panel
     assert panel.heading.text() == "Mutual NDA"
     assert _statuses(panel) == [("term", "deviates"), ("purpose", "deviates"), ("law", "meets")]
+
+
+def test_a_position_answered_again_keeps_the_lawyers_status_and_note(
+    open_window: Any, qtbot: Any, loop: Any, server: FakeAnthropic, nda: Path, playbook_file: Path
+) -> None:
+    earlier = PlaybookReview(PLAYBOOK)
+    earlier.record(
+        PlaybookFinding(
+            "term", "deviates", "Too short.", citations=(Citation(TERM, "two (2) years"),)
+        ).overridden("meets", "Two years is fine for this client.")
+    )
+    FindingsStore().save(earlier, nda, document_identity(DocxReviewer.open(nda)))
+    window = open_window(fast_settings(server))
+    server.add(
+        reply(
+            "Recording.", *(tool(RECORD_FINDING, {**f, "proposalIds": []}) for f in SCRIPT_FINDINGS.values())
+        ),
+        reply("Done."),
+    )
+    QTest.mouseClick(_pick_playbook(window, qtbot, playbook_file).start_button, LEFT)
+    loop.run_until_complete(window.chat.chat.turn_task)
+    term = window.docks.playbook.review.findings["term"]
+    assert (term.status, term.override_status, term.note) == (
+        "deviates",
+        "meets",
+        "Two years is fine for this client.",
+    )
+    assert term.explanation == "term: deviates."  # the agent's new answer, beside the lawyer's verdict
+    assert window.docks.playbook.panel.rows()[0].details().startswith("Meets (overridden)")

@@ -60,11 +60,14 @@ class PlaybookCommand(QObject):
         self.run: PlaybookRun | None = None
         self.dialog: PlaybookDialog | None = None
         self.store = FindingsStore(window.chat.chat.store)
+        #: the lawyer's status and note per position, kept when the agent answers it again
+        self._verdicts: dict[str, tuple[str | None, str]] = {}
         #: where the shown review is saved: (document path, identity); None for an unsaved document
         self._target: tuple[str, str] | None = None
         self._save_timer = QTimer(self, singleShot=True, interval=SAVE_DELAY_MS)
         self._save_timer.timeout.connect(self.save)
         panel.review_edited.connect(self._save_timer.start)
+        panel.review_edited.connect(self._remember_verdicts)
         panel.describe_proposal = self.describe_proposal
         panel.citation_shown.connect(window.page_view.show_range)
         panel.block_shown.connect(window.page_view.show_block)
@@ -93,6 +96,7 @@ class PlaybookCommand(QObject):
         path = getattr(reviewer, "path", None)
         self._target = (str(path), document_identity(reviewer)) if path else None
         self.review = self.store.load(*self._target) if self._target is not None else None
+        self._remember_verdicts()
         self.panel.set_review(self.review)
 
     def _document_saved(self, path: str) -> None:
@@ -164,6 +168,7 @@ class PlaybookCommand(QObject):
             self.review = PlaybookReview(playbook)
         review = self.review
         assert review is not None
+        self._remember_verdicts()
         self.panel.set_review(review)
         self.save()
         self._show_dock()
@@ -203,7 +208,18 @@ class PlaybookCommand(QObject):
         box.exec()
         return box.clickedButton() is start
 
-    def _recorded(self, _finding: PlaybookFinding) -> None:
+    def _remember_verdicts(self) -> None:
+        findings = self.review.findings.values() if self.review is not None else ()
+        self._verdicts = {
+            f.position_id: (f.override_status, f.note) for f in findings if f.override_status or f.note
+        }
+
+    def _recorded(self, finding: PlaybookFinding) -> None:
+        """A finding was kept: shown at once; answered again, a position keeps the lawyer's verdict."""
+        verdict = self._verdicts.get(finding.position_id)
+        run = self.run
+        if verdict is not None and run is not None and (finding.override_status, finding.note) == (None, ""):
+            run.review.record(finding.overridden(*verdict))
         self.panel.refresh()
 
     def _run_finished(self, _stop_reason: str) -> None:
