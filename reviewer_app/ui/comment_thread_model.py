@@ -158,8 +158,10 @@ class CommentThreadModel(QStandardItemModel):
             return False
         for at in reversed(range(len(old_ids))):
             if old_ids[at] not in new_set:
-                del self._rows[at]
+                # the selection may move while the row is being removed: it reads the rows as
+                # they were until the removal is done
                 self.removeRow(at)
+                del self._rows[at]
         for at, row in enumerate(rows):
             if row.id not in old_set:
                 self._rows.insert(at, row)
