@@ -157,7 +157,12 @@ def test_the_lawyers_status_and_note_are_kept_and_restored_on_reopening(
     assert panel.heading.text() == "No playbook review yet" and panel.rows() == []
     _open(window, qtbot, nda)
     assert panel.rows()[0].details().startswith("Meets (overridden) · High")
-    assert "The agent said: Deviates" in panel.rows()[0].tooltip()
+    assert panel.model.index(0).data(Qt.ItemDataRole.ToolTipRole).split("\n") == [
+        "How long do the confidentiality obligations last?",
+        "Our position: At least three years from disclosure.",
+        "The agent said: Deviates",
+        "Your note: Client accepts two years for this deal.",
+    ]
     _click_row(panel, qtbot, "Term of confidentiality")
     assert panel.note.toPlainText() == "Client accepts two years for this deal."
     assert panel.status_box.currentText() == "Meets"

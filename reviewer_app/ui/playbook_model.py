@@ -130,7 +130,10 @@ class PositionRow:
         return " · ".join(parts)
 
     def tooltip(self) -> str:
-        lines = [self.position.question] if self.position.question else []
+        position = self.position
+        lines = [position.question] if position.question else []
+        if position.standard:
+            lines.append(_tr("Our position: {0}").format(position.standard))
         finding = self.finding
         if finding is not None and self.overridden:
             lines.append(_tr("The agent said: {0}").format(status_title(finding.status)))
