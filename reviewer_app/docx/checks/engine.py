@@ -142,7 +142,7 @@ class Checker:
         blocks = [b for b in snapshot.blocks if b.kind != "diagnostic" and b.normalized]
         changed = self._changed(blocks)
         self._stale = set()
-        with _collector_paused() if changed is None else nullcontext():
+        with collector_paused() if changed is None else nullcontext():
             if changed is None:
                 self._read_all(snapshot, blocks)
             else:
@@ -394,7 +394,7 @@ class Checker:
 
 
 @contextmanager
-def _collector_paused() -> Iterator[None]:
+def collector_paused() -> Iterator[None]:
     """Checking every block makes some hundred thousand small objects (tokens, facts, matches)
     and no reference cycles; the cycle collector would otherwise walk the whole open document
     again and again meanwhile, a fifth of a full check's time."""
