@@ -312,3 +312,16 @@ def test_the_page_index_follows_typing_as_a_fresh_index_reads_the_pages(window: 
         pages = range(layout.page_count())
         assert [layout.index.page_pieces(n) for n in pages] == [fresh.page_pieces(n) for n in pages]
         assert [layout.index.page_of_block(b) for b in blocks] == [fresh.page_of_block(b) for b in blocks]
+
+
+def test_keys_the_f2_editor_leaves_unused_do_not_edit_the_page(window: MainWindow, qtbot) -> None:
+    view = window.page_view
+    original = text_of(window, CLAUSE_5_2)
+    start = original.index("Charges")
+    assert view.scroll_to_block(CLAUSE_5_2)
+    qtbot.mouseDClick(view.viewport(), Qt.MouseButton.LeftButton, pos=char_point(view, CLAUSE_5_2, start + 2))
+    QTest.keyClick(view, Qt.Key.Key_F2)
+    editor = window.drafting.editor
+    assert editor is not None and editor.editor.hasFocus()
+    QTest.keyClick(editor.editor, Qt.Key.Key_B, Qt.KeyboardModifier.ControlModifier)  # unused by the box
+    assert mine(window) == []

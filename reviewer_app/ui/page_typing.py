@@ -68,7 +68,13 @@ class PageTyping(QObject):
 
     # ------------------------------------------------------------------ events
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
-        if watched is self._view and event.type() == QEvent.Type.KeyPress:
+        # only keys typed on the pages themselves: a key a child (the F2 editor) left unused
+        # reaches the view too, and must not edit the document behind the person's back
+        if (
+            watched is self._view
+            and event.type() == QEvent.Type.KeyPress
+            and self._view.window().focusWidget() is self._view
+        ):
             assert isinstance(event, QKeyEvent)
             return self._key(event)
         return super().eventFilter(watched, event)
