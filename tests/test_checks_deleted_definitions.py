@@ -200,3 +200,22 @@ def test_a_re_check_after_deleting_a_definition_finds_what_a_fresh_check_finds()
     again = checker.check(reviewer.snapshot(), reviewer.document.body)
     assert again == Checker().check(reviewer.snapshot(), reviewer.document.body)
     assert undefined(again) == [("Service Credit", "00000007", "Service Credit")]
+
+
+def test_an_unquoted_definition_deleted_from_the_definitions_clause_is_reported():
+    heading = p("Definitions", para_id="00000001", ppr='<w:pStyle w:val="Heading1"/>')
+    gone = p(para_id="00000002", runs=deleted("Business Day means a day on which banks open in London.", 50))
+    reviewer = reviewer_of(
+        heading,
+        gone,
+        *plain(*DEFINITIONS, first=3),
+        p("Payment", para_id="00000006", ppr='<w:pStyle w:val="Heading1"/>'),
+        *plain(
+            *USES,
+            "Invoices are paid within five Business Days.",
+            "Notices given after 5 pm take effect on the next Business Day.",
+            first=7,
+        ),
+        styles=heading_styles(),
+    )
+    assert undefined(check_reviewer(reviewer)) == [("Business Day", "00000009", "Business Days")]
