@@ -165,3 +165,15 @@ def test_save_is_atomic_and_leaves_no_temporary_files(tmp_path: Path, monkeypatc
     reviewer.save(target)
     assert DocxReviewer.open(target).read_document()[0]["text"] == "New"
     assert sorted(x.name for x in tmp_path.iterdir()) == ["contract.docx"]
+
+
+def test_a_binary_part_added_is_saved_with_its_content_type() -> None:
+    """A picture a redline copies in: saved byte for byte, typed, and not added twice."""
+    package = Package.from_bytes(make_docx(p("One")))
+    image = b"\x89PNG\r\n\x1a\n" + bytes(range(256))
+    package.put_bytes("word/media/image1.png", image, "image/png")
+    with pytest.raises(ValueError):
+        package.put_bytes("word/media/image1.png", image, "image/png")
+    saved = Package.from_bytes(package.to_bytes())
+    assert saved.read_bytes("word/media/image1.png") == image
+    assert saved.content_type("word/media/image1.png") == "image/png"

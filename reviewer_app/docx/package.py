@@ -95,6 +95,7 @@ class Package:
         self._dirty: set[str] = set()
         self._removed: set[str] = set()
         self._added: list[str] = []
+        self._blobs: dict[str, bytes] = {}  # binary parts added since opening (a copied picture)
         self._rels_cache: dict[str, list[Relationship]] = {}
         self.main_part = self._find_main_part()
 
@@ -172,6 +173,8 @@ class Package:
         """The bytes of a part as they will be saved (serialized when dirty)."""
         if name in self._dirty and name in self._xml:
             return serialize_xml(self._xml[name])
+        if name in self._blobs and name not in self._removed:
+            return self._blobs[name]
         info = self._by_name.get(name)
         if info is None or name in self._removed:
             raise MissingPartError(self.path, f"the part {name} is missing.")
@@ -227,6 +230,20 @@ class Package:
             etree.SubElement(types, _CT + "Override", PartName="/" + name, ContentType=content_type)
             self.mark_dirty("[Content_Types].xml")
         self._rels_cache.pop(name, None)
+
+    def put_bytes(self, name: str, data: bytes, content_type: str | None = None) -> None:
+        """Add the new binary part ``name`` (a picture a redline copies from the other version);
+        it gets a content-type override when no default covers its extension."""
+        if self.has_part(name):
+            raise ValueError(f"the part {name} already exists")
+        self._blobs[name] = data
+        self._removed.discard(name)
+        if name not in self._added:
+            self._added.append(name)
+        if content_type and self.content_type(name) is None:
+            types = self.xml("[Content_Types].xml")
+            etree.SubElement(types, _CT + "Override", PartName="/" + name, ContentType=content_type)
+            self.mark_dirty("[Content_Types].xml")
 
     def remove_part(self, name: str) -> None:
         """Forget part ``name`` (a part an undone edit had created); it is not saved."""

@@ -73,17 +73,19 @@ def longest_increasing(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
 
 
 def _candidates(base: list[Entry], revised: list[Entry]) -> list[tuple[int, int]]:
-    """Stable-id pairs, then texts unique on both sides among the blocks ids left unpaired."""
+    """Stable-id pairs, then texts unique on both sides among the blocks ids left unpaired, both
+    in the body or both in a table (a paragraph moved into a new table is not the table's)."""
     by_id = {e.block.id: e.index for e in revised if e.stable}
     pairs = [(e.index, by_id[e.block.id]) for e in base if e.stable and e.block.id in by_id]
     used_b = {b for b, _ in pairs}
     used_r = {r for _, r in pairs}
     count_b = Counter(e.key for e in base if e.key and e.index not in used_b)
     count_r = Counter(e.key for e in revised if e.key and e.index not in used_r)
-    where_r = {e.key: e.index for e in revised if e.key and e.index not in used_r and count_r[e.key] == 1}
+    where_r = {e.key: e for e in revised if e.key and e.index not in used_r and count_r[e.key] == 1}
     for e in base:
-        if e.key and e.index not in used_b and count_b[e.key] == 1 and e.key in where_r:
-            pairs.append((e.index, where_r[e.key]))
+        other = where_r.get(e.key) if e.key and e.index not in used_b and count_b[e.key] == 1 else None
+        if other is not None and other.in_table == e.in_table:
+            pairs.append((e.index, other.index))
     pairs.sort()
     return pairs
 

@@ -94,20 +94,38 @@ class NoteChanges:
         if base_p is None:
             return False
         new_id = 1 + max((int(n.get(W + "id", "0")) for n in notes.iter(W + kind)), default=0)
-        self._insert_reference(base_p, _offset(revised_p, ref), ref, new_id)
+        self._insert_reference(base_p, offset_of(revised_p, ref), ref, new_id)
         added = copy.deepcopy(note.container)
         self._fit_styles(added)
         added.set(W + "id", str(new_id))
-        for note_p in added.iter(_P):
+        self._inserted(added)
+        notes.append(added)
+        self.doc.package.mark_dirty(part)
+        self.doc.package.mark_dirty(self.doc.main_part)
+        return True
+
+    def fill(self, note: Story, revised: Story) -> bool:
+        """Give a base note with no paragraph at all (Word keeps one when its text is cut) the
+        revised note's paragraphs, inserted: there is nothing in it to anchor them on."""
+        if any(R in name for el in revised.container.iter() for name in el.attrib):
+            return False  # its content points to parts of the revised package
+        for revised_p in revised.container.iter(_P):
+            if next(revised_p.iterancestors(_P), None) is None:
+                added = copy.deepcopy(revised_p)
+                self._fit_styles(added)
+                self._inserted(added)
+                note.container.append(added)
+        self._dirty(note.handle["type"])
+        return True
+
+    def _inserted(self, container: etree._Element) -> None:
+        """Mark ``container``'s paragraphs inserted: their runs in ``w:ins``, their marks too."""
+        for note_p in container.iter(_P):
             for r in list(_runs(note_p)):
                 ins = etree.Element(_INS, attrib=self.stamper.attributes())
                 r.addprevious(ins)
                 ins.append(r)
             add_mark_revision(note_p, _INS, self.stamper.attributes())
-        notes.append(added)
-        self.doc.package.mark_dirty(part)
-        self.doc.package.mark_dirty(self.doc.main_part)
-        return True
 
     def move_reference(self, base: Story, revised: Story, events: list[Event]) -> bool | None:
         """Move a paired note's reference where the revised version has it (deleted at its old
@@ -118,12 +136,12 @@ class NoteChanges:
         ours = _reference(self.doc.root, kind, base.handle["noteId"])
         if ours is None or ours.getparent().tag != _R or _paragraph(ours) is None:
             return None
-        base_p, here = _paragraph(ours), _offset(_paragraph(ours), ours)
+        base_p, here = _paragraph(ours), offset_of(_paragraph(ours), ours)
         places = []
         for theirs in _references(self.revised.root, kind, revised.handle["noteId"]):
             revised_p = _paragraph(theirs)
             target = _partner(events, revised_p) if revised_p is not None else None
-            offset = _offset(revised_p, theirs) if revised_p is not None else 0
+            offset = offset_of(revised_p, theirs) if revised_p is not None else 0
             if target is base_p and offset == here:
                 return None
             places.append((target, offset))
@@ -144,7 +162,7 @@ class NoteChanges:
             run.append(copy.deepcopy(rpr))
         etree.SubElement(run, like.tag, {W + "id": str(note_id)})
         self._fit_styles(run)
-        after = self._place(p, offset)
+        after = place_at(p, offset, self.stamper)
         wrapper = etree.Element(_INS, attrib=self.stamper.attributes())
         wrapper.append(run)
         if after is None:
@@ -189,26 +207,6 @@ class NoteChanges:
             if style.tag == W + "rStyle" and run is not None and _is_reference(run):
                 set_property(rpr, "vertAlign", {"val": "superscript"})
 
-    def _place(self, p: etree._Element, target: int) -> etree._Element | None:
-        """Split ``p``'s runs so a new run can go after the returned element (None: at the start)
-        and sit ``target`` characters into the accepted text, note markers not counted."""
-        seen = 0
-        last: etree._Element | None = None
-        for piece in pieces_of(p).pieces or ():
-            if piece.kind == "note" or piece.run is None:
-                continue
-            length = piece.end - piece.start
-            if seen + length >= target and target > seen:
-                cut = target - seen
-                if piece.kind == "text" and cut < length:
-                    _split_run(piece.run, piece.element, cut)
-                elif piece.element.getnext() is not None:
-                    _split_run(piece.run, piece.element.getnext(), None)
-                return insertion_point(piece.run, p, self.stamper)
-            seen += length
-            last = piece.run
-        return insertion_point(last, p, self.stamper) if last is not None and target > 0 else None
-
     def _dirty(self, kind: str) -> None:
         self.doc.package.mark_dirty(self.doc.main_part)
         part = self.doc.part_name(_PARTS[kind])
@@ -242,15 +240,37 @@ def _runs(p: etree._Element) -> list[etree._Element]:
     return out
 
 
-def _offset(p: etree._Element, ref: etree._Element) -> int:
-    """Characters of ``p``'s accepted text before ``ref``, note markers not counted."""
-    count = 0
+def offset_of(p: etree._Element, el: etree._Element) -> int:
+    """Characters of ``p``'s accepted text before ``el`` (in document order), note markers not
+    counted: where ``el`` sits, in the terms :func:`place_at` reads."""
+    order = {node: index for index, node in enumerate(p.iter())}
+    here = order.get(el, len(order))
+    return sum(
+        piece.end - piece.start
+        for piece in pieces_of(p).pieces or ()
+        if piece.kind != "note" and order.get(piece.element, here) < here
+    )
+
+
+def place_at(p: etree._Element, target: int, stamper: Stamper) -> etree._Element | None:
+    """Split ``p``'s runs so a new run can go after the returned element (None: at the start)
+    and sit ``target`` characters into the accepted text, note markers not counted."""
+    seen = 0
+    last: etree._Element | None = None
     for piece in pieces_of(p).pieces or ():
-        if piece.element is ref:
-            return count
-        if piece.kind != "note":
-            count += piece.end - piece.start
-    return count
+        if piece.kind == "note" or piece.run is None:
+            continue
+        length = piece.end - piece.start
+        if seen + length >= target and target > seen:
+            cut = target - seen
+            if piece.kind == "text" and cut < length:
+                _split_run(piece.run, piece.element, cut)
+            elif piece.element.getnext() is not None:
+                _split_run(piece.run, piece.element.getnext(), None)
+            return insertion_point(piece.run, p, stamper)
+        seen += length
+        last = piece.run
+    return insertion_point(last, p, stamper) if last is not None and target > 0 else None
 
 
 def note_not_placed(base: dict[str, Any], revised: dict[str, Any]) -> dict[str, Any]:

@@ -9,13 +9,15 @@ engine refused (a row it cannot delete loses its words instead; a change spannin
 reference is written around it); paired paragraphs' property changes (``w:pPrChange``, a pass of
 their own since the text change of the same paragraph may be in the first); insertions at the
 story's end when a new table is among them; and the splits that cut paragraphs added inside a
-table cell off their host. Text boxes are
+table cell off their host. After its words, a story's equations, pictures and drawings are
+written whole (:mod:`.unit_changes`). Text boxes are
 stories too (:mod:`.stories`); footnotes and endnotes only one version has are written as
-inserted or deleted notes with their references (:mod:`.note_changes`). Another story only one
-version has cannot be written as a tracked change and is reported in ``unprocessedStories``.
-What a story's redline cannot write (an equation or picture changed, a space made
-non-breaking: :mod:`.units`) and comments only the revised version has
-(:mod:`.comment_report`) are listed in ``skipped`` with a ``reason`` and a ``place``.
+inserted or deleted notes with their references, and a note the base left with no paragraph
+gets the revised one's inserted (:mod:`.note_changes`). Another story only one version has
+(but a text box drawn in a drawing written whole) cannot be written as a tracked change and is
+reported in ``unprocessedStories``. What a story's redline cannot write (a chart or SmartArt
+changed: :mod:`.units`) and comments only the revised version has (:mod:`.comment_report`) are
+listed in ``skipped`` with a ``reason`` and a ``place``.
 Refusals the engine makes are reported in ``skipped`` with its reason, except a blank paragraph
 it must keep (one that ends a section or a cell): that is layout, not text.
 
@@ -55,6 +57,7 @@ from .redline_ops import SPLIT_SEPARATOR, Planned, StoryPlan
 from .redline_plan import plan_story
 from .stories import Story, StoryDocument, pair_stories, read_stories, story_roots
 from .style_import import StyleImport
+from .unit_changes import UnitWriter
 from .units import UnitReader, unit_report
 
 DEFAULT_AUTHOR = "Reviewer compare"
@@ -119,6 +122,27 @@ class _Writer:
             ]
             result = self._pass(doc, applier, batch)
             splits = [s for s, p in zip(splits, batch, strict=True) if s.offsets and result.get(id(p))]
+
+    def write_units(
+        self,
+        story: Story,
+        events: list[Event],
+        base: UnitReader,
+        revised: UnitReader,
+        before: set[etree._Element],
+    ) -> set[etree._Element]:
+        """Write the story's equations and drawings changed (:mod:`.unit_changes`) after its
+        words; report what could not be. ``before``: the story's paragraphs before its write.
+        Returns the units written whole."""
+        made = [p for p in story.container.iter(_P) if p not in before]
+        units = UnitWriter(
+            base, revised, lambda: Stamper(self.doc, self.author, RevisionStamp(self.date, self.floor))
+        )
+        self.report(unit_report(units.write(events, made), base, revised, story.handle))
+        if units.next_revision_id is not None:
+            self.floor = max(self.floor, units.next_revision_id - 1)
+            self.doc.package.mark_dirty(story.part)
+        return units.carried
 
     def _pass(self, doc: WordDocument, applier: Applier, planned: list[Planned]) -> dict[int, bool]:
         """Send ``planned`` as one batch; return, per planned op, whether it applied.
@@ -267,25 +291,38 @@ def generate_redline_docx(
     props = RevisedProperties(StyleImport(doc, revised_doc, numbering), revised_doc.styles, numbering)
     only_one: list[tuple[Story | None, Story | None]] = []
     main_events: list[Event] = []
+    carried: set[etree._Element] = set()
+    empty_notes: list[tuple[Story, Story]] = []
     paired_notes: list[tuple[Story, Story]] = []
     for b, r in pair_stories(read_stories(doc), read_stories(revised_doc)):
         if b is None or r is None:
             only_one.append((b, r))
+            continue
+        if b.handle["type"] in ("footnote", "endnote") and not b.blocks and r.blocks:
+            empty_notes.append((b, r))
             continue
         events = align(entries(b.blocks), entries(r.blocks), budget)
         if b.handle["type"] == "main":
             main_events = events
         elif b.handle["type"] in ("footnote", "endnote"):
             paired_notes.append((b, r))
+        before_write = set(b.container.iter(_P))
         writer.write(b, plan_story(events, props, budget, move_ids))
-        writer.report(unit_report(events, UnitReader(doc, b.part), UnitReader(revised_doc, r.part), b.handle))
+        carried |= writer.write_units(
+            b, events, UnitReader(doc, b.part), UnitReader(revised_doc, r.part), before_write
+        )
         for twin in b.twins:
             _write_twin(writer, Story(b.handle, b.part, twin, story_blocks(doc, twin)), r, props, budget)
     notes = NoteChanges(doc, revised_doc, Stamper(doc, author, RevisionStamp(writer.date, writer.floor)))
+    for b, r in empty_notes:
+        if not notes.fill(b, r):
+            writer.refuse("the base story has no paragraph to anchor an insertion on")
     for b, r in paired_notes:
         if notes.move_reference(b, r, main_events) is False:
             writer.report([note_not_placed(b.handle, r.handle)])
     for b, r in only_one:
+        if any(a in carried for s in (b, r) if s is not None for a in s.container.iterancestors()):
+            continue  # a text box in a drawing written whole
         if b is not None and b.handle["type"] in ("footnote", "endnote") and notes.delete(b):
             continue
         if r is not None and r.handle["type"] in ("footnote", "endnote") and notes.insert(r, main_events):

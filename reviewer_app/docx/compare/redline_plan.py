@@ -35,7 +35,7 @@ from .redline_ops import (
     find_moves,
     range_op,
 )
-from .units import holds_object
+from .units import holds_object, spaces_differ
 
 #: How far (in alignment events) a paragraph added in a cell looks for a neighbour of its cell.
 _HOST_WINDOW = 200
@@ -167,8 +167,9 @@ class Planner:
             self._properties(b, r, alone=len(self.plan.edits) == edits)
 
     def _text_and_format(self, b: Entry, r: Entry, before: list[str], after: list[str]) -> None:
-        if b.key != r.key or before or after:
-            own = with_base_markers(b.block.text, r.block.text) if b.key != r.key else b.block.text
+        changed = b.key != r.key or spaces_differ(b.block.text, r.block.text)
+        if changed or before or after:
+            own = with_base_markers(b.block.text, r.block.text) if changed else b.block.text
             parts = [*before, own, *after]
             text = SPLIT_SEPARATOR.join(parts)
             if text != b.block.text:

@@ -7,10 +7,11 @@ or removed, differ. A picture is known by the bytes of its image part, not by it
 id (each package numbers those its own way). A text box's paragraphs are a story of their own
 (:mod:`.stories`); here the box counts only as the object it is drawn in.
 
-The redline writes words through the edit engine, which writes text; a unit the revised version
-added or changed cannot be written that way, so :func:`unit_report` names each such difference,
-with its place, for the redline's report (a difference left out must never be silent). It names
-a space turned into a non-breaking one too: the comparison key normalizes both to a space.
+The redline writes words through the edit engine and units whole (:mod:`.unit_changes`); a unit
+difference it cannot write (a chart, a unit of a moved paragraph) is named by :func:`unit_report`,
+with its place, for the redline's report (a difference left out must never be silent). A space
+turned non-breaking is a text change (:func:`spaces_differ`): the comparison key reads both as a
+space.
 """
 
 from __future__ import annotations
@@ -40,7 +41,9 @@ class UnitReader:
 
     def __init__(self, doc: WordDocument, part: str) -> None:
         self.package = doc.package
-        self.targets = {rel.rel_id: rel.target for rel in doc.package.relationships(part) if not rel.external}
+        self.part = part
+        self.relations = {rel.rel_id: rel for rel in doc.package.relationships(part)}
+        self.targets = {rel_id: rel.target for rel_id, rel in self.relations.items() if not rel.external}
         self._hashes: dict[str, str] = {}
 
     def _picture(self, rel_id: str | None) -> str:
@@ -64,18 +67,22 @@ class UnitReader:
 
     def units(self, p: etree._Element | None) -> list[str]:
         """The units of paragraph ``p`` in order (deleted ones left out: the accepted view)."""
-        found: list[str] = []
+        return [name for name, _ in self.found(p)]
+
+    def found(self, p: etree._Element | None) -> list[tuple[str, etree._Element]]:
+        """The units of paragraph ``p`` with their elements (``m:oMath``, ``w:drawing``, …)."""
+        found: list[tuple[str, etree._Element]] = []
         if p is not None:
             self._collect(p, found)
         return found
 
-    def _collect(self, el: etree._Element, found: list[str]) -> None:
+    def _collect(self, el: etree._Element, found: list[tuple[str, etree._Element]]) -> None:
         for child in el:
             tag = child.tag
             if not isinstance(tag, str) or tag in _SKIP or tag in _DELETED:
                 continue
             if tag in _OBJECTS or tag == M + "oMath":
-                found.append(self._object(child))
+                found.append((self._object(child), child))
             else:
                 self._collect(child, found)
 
@@ -89,9 +96,17 @@ def _kind(unit: str) -> str:
     return unit.split(" ", 1)[0] if not unit.startswith("text box") else "text box"
 
 
-def _spaces(text: str) -> list[int]:
+def _nbsp_places(text: str) -> list[int]:
     """Where ``text`` has non-breaking spaces, counted in words (what a normalized key hides)."""
+    if "\u00a0" not in text and "\u202f" not in text:
+        return []
     return [len(text[:i].split()) for i, ch in enumerate(text) if ch in "\u00a0\u202f"]
+
+
+def spaces_differ(base: str, revised: str) -> bool:
+    """Whether two texts of one comparison key differ in their non-breaking spaces (the key reads
+    them as spaces, but "art.\u00a012" is written so the number never starts a line)."""
+    return _nbsp_places(base) != _nbsp_places(revised)
 
 
 def _excerpt(text: str) -> str:
@@ -110,12 +125,9 @@ def _left_out(reason: str, story: dict[str, Any], b: Any, r: Any) -> dict[str, A
 def unit_report(
     events: list[Event], base: UnitReader, revised: UnitReader, story: dict[str, Any]
 ) -> list[dict[str, Any]]:
-    """Differences of units the redline of this story does not write, each with its place.
-
-    A paired paragraph whose units differ, an added paragraph holding units, and a deleted
-    paragraph's equation (its pictures are in runs and go with the runs' deletion; an equation
-    is not in a run).
-    """
+    """Differences of units the redline of this story did not write (``events``: those the unit
+    writer handed back), each with its place: a paired paragraph whose units differ, an added
+    paragraph holding units, a deleted paragraph's equation."""
     out: list[dict[str, Any]] = []
     for event in events:
         b, r = event.base, event.revised
@@ -127,9 +139,6 @@ def unit_report(
                 reason = f"an equation in {which} is not marked"
                 out.append(_left_out(reason, story, b, None))
             continue
-        if b is not None and b.key == r.key and _spaces(b.block.text) != _spaces(r.block.text):
-            what = "a space changed to or from a non-breaking space"
-            out.append(_left_out(f'{what} in "{_excerpt(b.block.text)}" is not marked', story, b, r))
         theirs = revised.units(r.block.element)
         if theirs == ours:
             continue

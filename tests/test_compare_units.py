@@ -1,0 +1,104 @@
+"""Redlines of small generated pairs where equations, paragraphs and words change, both ways.
+
+Each pair is redlined A→B and B→A; accepting all of the redline must read as the revised
+version and rejecting all as the base (read by ``tests/compare_suite.py``, which sees an
+equation as one unit with its text), and the revision count is the one WmlComparer would give.
+"""
+
+from __future__ import annotations
+
+import zipfile
+from io import BytesIO
+
+import pytest
+from lxml import etree
+
+from reviewer_app.docx.compare import generate_redline_docx
+from reviewer_app.docx.edit.diff import Hunk, word_diff
+from tests.compare_suite import resolved, revision_count, story_differences
+from tests.docx_factory import make_docx, p
+from tests.edit_invariants import assert_schema_no_new_errors
+
+W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+M_NS = "http://schemas.openxmlformats.org/officeDocument/2006/math"
+
+
+def _math(text: str) -> str:
+    return f'<m:oMath xmlns:m="{M_NS}"><m:r><m:t>{text}</m:t></m:r></m:oMath>'
+
+
+def _run(text: str) -> str:
+    return f'<w:r><w:t xml:space="preserve">{text}</w:t></w:r>'
+
+
+def _both_ways(a: bytes, b: bytes) -> list[tuple[bytes, bytes, dict]]:
+    return [(x, y, generate_redline_docx(x, y)) for x, y in ((a, b), (b, a))]
+
+
+def _round_trips(a: bytes, b: bytes, out: dict) -> None:
+    assert out["skipped"] == [] and out["unprocessedStories"] == []
+    assert story_differences(resolved(out["buffer"], True), resolved(b, True)) == []
+    assert story_differences(resolved(out["buffer"], False), resolved(a, True)) == []
+    assert_schema_no_new_errors(out["buffer"], a)
+
+
+def _body(data: bytes) -> etree._Element:
+    return etree.fromstring(zipfile.ZipFile(BytesIO(data)).read("word/document.xml"))
+
+
+def test_an_equation_changed_between_words_stays_between_them() -> None:
+    a = make_docx(p(runs=_run("Area is ") + _math("πr²") + _run(" for a circle.")))
+    b = make_docx(p(runs=_run("Area is ") + _math("2πr") + _run(" for a circle.")))
+    for x, y, out in _both_ways(a, b):
+        _round_trips(x, y, out)
+        assert revision_count(out["buffer"]) == 2
+        (para,) = _body(out["buffer"]).iter(W + "p")
+        kinds = [etree.QName(child).localname for child in para]
+        assert kinds == ["r", "del", "ins", "r"]
+
+
+def test_an_equation_added_inside_a_sentence() -> None:
+    a = make_docx(p("The sum is given below."))
+    b = make_docx(p(runs=_run("The sum ") + _math("x+y") + _run(" is given below.")))
+    for x, y, out in _both_ways(a, b):
+        _round_trips(x, y, out)
+        assert revision_count(out["buffer"]) == 1
+
+
+def test_a_paragraph_holding_only_an_equation_added_and_removed() -> None:
+    a = make_docx(p("Before.") + p("After."))
+    b = make_docx(p("Before.") + p(runs=_math("E=mc²")) + p("After."))
+    for x, y, out in _both_ways(a, b):
+        _round_trips(x, y, out)
+        assert revision_count(out["buffer"]) == 1
+
+
+def test_a_rewritten_clause_is_one_replacement() -> None:
+    """Only "the" kept between rewritten words is not a match a reader sees: one deletion and
+    one insertion, as Word and WmlComparer mark it."""
+    a = make_docx(p("Interest runs from the beginning of the fourth month of each year."))
+    b = make_docx(p("Interest runs in accordance with the rules set by the governing body."))
+    for x, y, out in _both_ways(a, b):
+        _round_trips(x, y, out)
+        assert revision_count(out["buffer"]) == 2
+
+
+def test_a_paragraph_moved_into_a_new_table_is_deleted_and_the_table_inserted() -> None:
+    a = make_docx(p("Video provides a way to prove your point.") + p())
+    cell = '<w:tc><w:tcPr><w:tcW w:w="4000" w:type="dxa"/></w:tcPr>{}</w:tc>'
+    table = (
+        '<w:tbl><w:tblPr><w:tblW w:w="0" w:type="auto"/></w:tblPr><w:tblGrid><w:gridCol w:w="4000"/>'
+        f"</w:tblGrid><w:tr>{cell.format(p('Video provides a way to prove your point.'))}</w:tr></w:tbl>"
+    )
+    b = make_docx(table + p())
+    out = generate_redline_docx(a, b)
+    _round_trips(a, b, out)
+    assert revision_count(out["buffer"]) == 2
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "hunk"),
+    [("point. When", "point.   When", Hunk(7, 7, "  ")), ("point.   When", "point. When", Hunk(7, 9, ""))],
+)
+def test_a_longer_or_shorter_space_is_the_space_alone(old: str, new: str, hunk: Hunk) -> None:
+    assert word_diff(old, new) == [hunk]
