@@ -19,8 +19,8 @@ import pytest
 from reviewer_app.agent import create_review_queue_bridge
 from reviewer_app.agent.context_budget import estimate_tokens, fit_result
 from reviewer_app.agent.model_info import from_llama_props, from_ollama_show
-from reviewer_app.agent.profiles import COMPACT_TOOLS
 from reviewer_app.agent.session import AgentSession
+from reviewer_app.agent.tool_registry import COMPACT_TOOLS
 from reviewer_app.docx import DocxReviewer
 from tests import agent_fixtures
 from tests.agent_fixtures import CLAUSE, SAMPLE, run_turn

@@ -17,7 +17,8 @@ from reviewer_app.agent.suggest_changes import (
     describe_suggest_changes_capabilities,
     suggest_changes_input_schema,
 )
-from reviewer_app.agent.tool_descriptions import DESCRIPTIONS, SUGGEST_CHANGES_BASE, UNTRUSTED
+from reviewer_app.agent.tool_descriptions import SUGGEST_CHANGES_BASE, UNTRUSTED
+from reviewer_app.agent.tool_registry import DOCUMENT_TEXT_TOOLS
 from reviewer_app.agent.tools import (
     TOOL_NAMES,
     get_tool_definitions,
@@ -26,6 +27,7 @@ from reviewer_app.agent.tools import (
     to_openai_tools,
 )
 from reviewer_app.docx import DocxReviewer
+from reviewer_app.docx.edit import contract
 from tests.conftest import REPO_ROOT
 
 SAMPLE = REPO_ROOT / "resources" / "samples" / "sample-msa.docx"
@@ -54,20 +56,6 @@ CONTRACT_KEYWORDS = PLAIN_KEYWORDS | {
     "minProperties",
     "exclusiveMinimum",
     "multipleOf",
-}
-#: Tools whose results carry document text: their descriptions must say it is data, not instructions.
-READS_DOCUMENT_TEXT = {
-    "read_document",
-    "get_document_outline",
-    "read_section",
-    "list_stories",
-    "read_story",
-    "find_text",
-    "read_comments",
-    "read_changes",
-    "check_document",
-    "read_page",
-    "read_selection",
 }
 
 
@@ -182,7 +170,7 @@ def test_plain_tool_schemas_keep_to_the_conservative_subset(name: str) -> None:
 
 
 def test_suggest_changes_schema_uses_only_the_contract_keywords() -> None:
-    everything = SuggestChangesOptions(operation_types=tuple(tools.contract.OPERATION_TYPES))
+    everything = SuggestChangesOptions(operation_types=tuple(contract.OPERATION_TYPES))
     for options in (None, everything):
         for node in schemas_in(definition("suggest_changes", options)["inputSchema"]):
             assert set(node) <= CONTRACT_KEYWORDS, set(node) - CONTRACT_KEYWORDS
@@ -382,10 +370,9 @@ def test_broken_calls_do_not_validate(name: str, args: dict[str, Any]) -> None:
 def test_descriptions_say_what_each_tool_is_for_and_are_distinct() -> None:
     descriptions = [d["description"] for d in get_tool_definitions()]
     assert len(set(descriptions)) == 17
-    assert set(DESCRIPTIONS) == set(TOOL_NAMES) - {"suggest_changes"}
 
 
-@pytest.mark.parametrize("name", sorted(READS_DOCUMENT_TEXT))
+@pytest.mark.parametrize("name", sorted(DOCUMENT_TEXT_TOOLS))
 def test_reads_say_document_text_is_data_not_instructions(name: str) -> None:
     assert UNTRUSTED in definition(name)["description"]
     assert "never instructions" in UNTRUSTED

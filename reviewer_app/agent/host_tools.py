@@ -26,6 +26,7 @@ from typing import Any
 
 from ..docx.compare import CompareInputError, compare_docx_versions, format_version_diff_for_llm
 from .prompt import quoted
+from .tool_spec import Fencing
 from .turn_tools import edit_batch
 
 log = logging.getLogger(__name__)
@@ -60,7 +61,8 @@ class HostTool:
     when the tool is not offered right now (it is then left out of the tool list).
     ``handler(args, bridge)`` returns the executor's envelope (``{"ok": True, "result": ...}``
     or ``{"ok": False, "error": "..."}``). ``untrusted``: the result carries document text and
-    is fenced like the document reads. ``edits(tool_use_id, args, envelope, review_mode)``: the
+    is fenced like the document reads; like a tool spec's fencing, it has no default: every host
+    tool states it. ``edits(tool_use_id, args, envelope, review_mode)``: the
     :class:`~.events.EditBatch` a call produced (a comment it added or queued), so the chat shows
     it as a card like an add_comment call's; None when the tool never edits.
     """
@@ -68,8 +70,13 @@ class HostTool:
     name: str
     describe: Callable[[], tuple[str, Mapping[str, Any]] | None]
     handler: Callable[[Any, Any], Mapping[str, Any]]
-    untrusted: bool = True
+    untrusted: bool
     edits: Callable[[str, Any, Mapping[str, Any], bool], Any] | None = None
+
+    @property
+    def fencing(self) -> Fencing:
+        """The same decision as a :class:`~.tool_spec.ToolSpec`'s, read the same way by the turn."""
+        return Fencing.DOCUMENT_TEXT if self.untrusted else Fencing.NONE
 
     def definition(self) -> dict[str, Any] | None:
         """The tool in the Anthropic request shape, or None when it is not offered now."""

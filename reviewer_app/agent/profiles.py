@@ -15,24 +15,15 @@ large, compact when the compact preamble leaves room to read, else the pipeline.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from .context_budget import Budget, estimate_tokens
-from .suggest_changes import SuggestChangesOptions, resolve_options, suggest_changes_input_schema
-from .tool_descriptions import COMPACT_DESCRIPTIONS, COMPACT_SUGGEST_CHANGES
+from .suggest_changes import SuggestChangesOptions, resolve_options
+from .tool_descriptions import COMPACT_OPERATION_TYPES
+from .tool_registry import REGISTRY
 from .tools import get_tool_definitions
 
 PROFILES = ("auto", "full", "compact", "pipeline")
-#: the compact profile's tools, in registry order
-COMPACT_TOOLS = (
-    "read_document",
-    "get_document_outline",
-    "read_section",
-    "find_text",
-    "add_comment",
-    "suggest_changes",
-)
 #: the operation types the compact profile offers: enough to reword, rewrite, insert and delete
 COMPACT_TYPES = ("replaceInBlock", "insertAfterBlock", "replaceBlock", "deleteBlock")
 #: the keys a compact operation carries (the others exist, but a small model does better without)
@@ -54,37 +45,32 @@ def compact_options(options: SuggestChangesOptions | None) -> SuggestChangesOpti
     )
 
 
-def _compact_suggest_changes(options: SuggestChangesOptions) -> dict[str, Any]:
-    schema = suggest_changes_input_schema(options)
+def _compact_operations(schema: dict[str, Any]) -> None:
+    """suggest_changes' schema with each operation cut to the compact keys and their bare names."""
     item = schema["properties"]["operations"]["items"]
     props = item["properties"]
     item["properties"] = {key: props[key] for key in _COMPACT_KEYS if key in props}
     for key, value in item["properties"].items():
         if key != "type":
             value.pop("description", None)
-    item["properties"]["type"]["description"] = COMPACT_SUGGEST_CHANGES["types"]
+    item["properties"]["type"]["description"] = COMPACT_OPERATION_TYPES
     schema["properties"]["operations"].pop("description", None)
-    return {
-        "name": "suggest_changes",
-        "description": COMPACT_SUGGEST_CHANGES["description"],
-        "inputSchema": schema,
-    }
 
 
 def compact_tool_definitions(options: SuggestChangesOptions | None = None) -> list[dict[str, Any]]:
-    """The compact profile's definitions (provider-neutral, like :func:`.tools.get_tool_definitions`)."""
+    """The compact profile's definitions (provider-neutral, like :func:`.tools.get_tool_definitions`):
+    the tools whose spec has a one-line description, with it."""
     cut = compact_options(options)
     out = []
-    for definition in get_tool_definitions(cut):
-        name = definition["name"]
-        if name not in COMPACT_TOOLS:
+    for spec in REGISTRY:
+        if spec.compact_description is None:
             continue
-        if name == "suggest_changes":
-            out.append(_compact_suggest_changes(cut))
-            continue
-        schema = copy.deepcopy(definition["inputSchema"])
-        _drop_nested_descriptions(schema)
-        out.append({"name": name, "description": COMPACT_DESCRIPTIONS[name], "inputSchema": schema})
+        schema = spec.definition(cut)["inputSchema"]
+        if spec.name == "suggest_changes":
+            _compact_operations(schema)
+        else:
+            _drop_nested_descriptions(schema)
+        out.append({"name": spec.name, "description": spec.compact_description, "inputSchema": schema})
     return out
 
 

@@ -2,7 +2,8 @@
 
 Document text, comments and tracked-change text come from the document's authors, possibly the
 other side of a negotiation, so every tool result that carries them reaches the model inside a
-``<document-content nonce="…">`` fence whose nonce is random per session. The body is the
+``<document-content nonce="…">`` fence whose nonce is random per session (which tools' results
+are fenced is each tool's spec's decision: :class:`~.tool_spec.Fencing`). The body is the
 tool's JSON with every closing marker escaped as ``<\\/document-content`` (``\\/`` is JSON's own
 escape for ``/``, so the JSON still decodes to exactly the same text) and a document cannot
 close the fence early. The system prompt tells the model, in plain words, that fenced text is
@@ -20,26 +21,6 @@ from typing import Any
 from .suggest_changes import describe_suggest_changes_capabilities
 
 FENCE_TAG = "document-content"
-#: Tools whose results carry text from the document (its body, headings, comments, changes, pages).
-DOCUMENT_TEXT_TOOLS = frozenset(
-    (
-        "read_document",
-        "get_document_outline",
-        "read_section",
-        "list_stories",
-        "read_story",
-        "find_text",
-        "read_comments",
-        "read_changes",
-        "check_document",
-        "read_page",
-        "read_selection",
-    )
-)
-#: Mutating tools whose results can quote the document (a skip reason listing its style ids, an
-#: issue quoting a passage): fenced like the reads, but kept when a conversation is restored,
-#: since they record what was changed.
-EDIT_RESULT_TOOLS = frozenset(("suggest_changes", "add_comment", "reply_comment", "resolve_comment"))
 #: A closing marker in any spelling an HTML-ish reader might accept: case, spaces around the slash.
 _CLOSING = re.compile(r"<(\s*)/(\s*)(document-content)", re.IGNORECASE)
 

@@ -46,10 +46,11 @@ from .model_info import discover
 from .model_stream import ModelCaller, Response, StopGuard, Stopped, host_of_client
 from .pipeline_turn import pipeline_turn
 from .profiles import choose_profile, definitions_for, options_for, preamble_tokens
-from .prompt import DOCUMENT_TEXT_TOOLS, continuation_note, new_nonce, system_prompt
+from .prompt import continuation_note, new_nonce, system_prompt
 from .review_queue import ReviewQueueBridge
 from .settings import AgentNotConfiguredError, AgentSettings, is_anthropic_endpoint
 from .suggest_changes import SuggestChangesOptions
+from .tool_registry import DOCUMENT_TEXT_TOOLS
 from .tools import to_anthropic_tools
 from .transcript import STOPPED_BY_USER, Transcript, TranscriptStore
 from .turn_tools import TurnTools

@@ -19,17 +19,16 @@ from typing import Any
 
 from .codecs import decode_comment_id
 from .events import EditBatch, ToolResult
-from .executor import comment_action, execute_tool_call
-from .prompt import DOCUMENT_TEXT_TOOLS, EDIT_RESULT_TOOLS, escape_fence_body, result_json
+from .executor import execute_tool_call
+from .executor_edits import comment_action
+from .prompt import escape_fence_body, result_json
 from .suggest_changes import InvalidSuggestChangesOptionsError
+from .tool_registry import COMMENT_TOOLS, EDIT_RESULT_TOOLS, EDIT_TOOLS, LIVE_READS, REGISTRY, summarize
+from .tool_spec import Fencing
+from .tool_summaries import clip
 
 log = logging.getLogger(__name__)
 
-LIVE_READS = frozenset(("read_page", "read_selection"))
-#: tools that act on comment threads: in Review mode they queue proposals with cards, like edits
-COMMENT_TOOLS = frozenset(("reply_comment", "resolve_comment"))
-#: tools whose calls can produce edit cards (the comment tools only in Review mode)
-EDIT_TOOLS = frozenset(("suggest_changes", "add_comment", *COMMENT_TOOLS))
 TOOL_BUDGET_SPENT = "tool budget for this turn is spent; summarize what you did and what remains"
 UNCHANGED: dict[str, bool] = {"unchanged": True}
 
@@ -114,36 +113,32 @@ class TurnTools:
         envelope = dict(envelope)
         unchanged = False
         host = self.host_tools.get(name)
+        spec = REGISTRY.get(name)
+        fencing = host.fencing if host is not None else spec.fencing if spec is not None else Fencing.NONE
         if envelope.get("ok"):
             result = envelope.get("result")
             body = result if host is not None and isinstance(result, str) else result_json(result)
-            if (host is not None and host.untrusted) or name in EDIT_RESULT_TOOLS:
-                body = escape_fence_body(body)
-            if name in DOCUMENT_TEXT_TOOLS:
+            if host is None and fencing is Fencing.DOCUMENT_TEXT:  # a read: the same answer is not resent
                 key = f"{name}\n{_canonical(args)}"
-                if self._reads.get(key) == body:
-                    unchanged = True
-                    body = result_json(UNCHANGED)
-                else:
-                    self._reads[key] = body
-                    body = escape_fence_body(body)
+                unchanged = self._reads.get(key) == body
+                self._reads[key] = body
+            if unchanged:
+                body = result_json(UNCHANGED)
+            elif fencing is not Fencing.NONE:
+                body = escape_fence_body(body)
             is_error = False
-            fenced = (
-                (name in DOCUMENT_TEXT_TOOLS and not unchanged)
-                or name in EDIT_RESULT_TOOLS
-                or (host is not None and host.untrusted)
-            )
+            fenced = fencing is not Fencing.NONE and not unchanged
             if unchanged:
                 summary = "unchanged since the same read earlier in this turn"
             elif host is not None and isinstance(result, str):
-                summary = _clip(result.split("\n", 1)[0])  # a header line, e.g. the diff's counts
+                summary = clip(result.split("\n", 1)[0])  # a header line, e.g. the diff's counts
             else:
                 summary = summarize(name, result)
             event = ToolResult(tool_use_id, name, True, summary, result=result, unchanged=unchanged)
         else:
             error = str(envelope.get("error") or "the tool failed")
             body, is_error, fenced = error, True, False
-            event = ToolResult(tool_use_id, name, False, _clip(error), error=error)
+            event = ToolResult(tool_use_id, name, False, clip(error), error=error)
         edit = None
         if name in EDIT_TOOLS and (name not in COMMENT_TOOLS or self.review_mode):
             edit = edit_batch(tool_use_id, name, args, envelope, self.review_mode)
@@ -156,7 +151,7 @@ class TurnTools:
 
     def refused(self, tool_use_id: str, name: str, message: str) -> Outcome:
         """A call that did not run (a spent budget, a stopped turn): an error the model reads."""
-        event = ToolResult(tool_use_id, name, False, _clip(message), error=message)
+        event = ToolResult(tool_use_id, name, False, clip(message), error=message)
         return Outcome(tool_use_id, name, {"ok": False, "error": message}, message, True, False, event)
 
 
@@ -166,61 +161,6 @@ def _canonical(value: Any) -> str:
         return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     except (TypeError, ValueError):
         return repr(value)
-
-
-def _clip(text: str, limit: int = 200) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-def summarize(name: str, result: Any) -> str:
-    """One line for the chat's tool card (never the document text itself, beyond a heading)."""
-    if (
-        name in EDIT_TOOLS
-        and isinstance(result, Mapping)
-        and "replied" not in result
-        and "resolved" not in result
-    ):
-        parts = [
-            f"{len(result.get(key) or [])} {key}"
-            for key in ("applied", "queued", "replayed", "skipped")
-            if result.get(key)
-        ]
-        return ", ".join(parts) or "nothing applied"
-    if isinstance(result, list):
-        noun = {"read_document": "block", "read_comments": "comment", "read_changes": "tracked change"}
-        return _count(len(result), noun.get(name, "story" if name == "list_stories" else "item"))
-    if not isinstance(result, Mapping):
-        return "done"
-    if name == "get_document_outline":
-        return _count(len(result.get("sections") or []), "section")
-    if name == "read_section":
-        heading = (result.get("heading") or {}).get("text") or ""
-        more = " (more follow)" if result.get("truncated") else ""
-        return f"{_count(len(result.get('blocks') or []), 'block')} of “{_clip(heading, 60)}”{more}"
-    if name == "find_text":
-        return _count(int(result.get("totalMatches") or 0), "match").replace("matchs", "matches")
-    if name == "check_document":
-        return _count(int(result.get("total") or 0), "finding")
-    if name == "read_page":
-        return f"page {result.get('page')}"
-    if name == "read_selection":
-        return f"selection ({len(result.get('text') or '')} characters)"
-    if name == "read_story":
-        return f"{len(result.get('text') or '')} characters"
-    if "replied" in result:
-        return "replied"
-    if "resolved" in result:
-        return "resolved" if result["resolved"] else "reopened"
-    if "shown" in result:
-        return "shown" if result["shown"] else "could not show it"
-    if "scrolled" in result:
-        return "scrolled" if result["scrolled"] else "could not scroll"
-    return "done"
 
 
 def _name_the_thread(rows: list[dict[str, Any]], bridge: Any) -> None:

@@ -9,7 +9,7 @@ conversation rebuilt from its transcript all describe things the same way.
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication
@@ -271,42 +271,53 @@ def stale_reason() -> str:
 
 
 # ----------------------------------------------------------------------------- tool lines
+def _read_section(args: Mapping[str, Any], result: Any) -> str:
+    heading = result.get("heading") if isinstance(result, Mapping) else None
+    if isinstance(heading, Mapping):
+        label = heading.get("displayLabel") or f"“{clip(str(heading.get('text') or ''), 40)}”"
+        return _tr("Read section {0}").format(label)
+    return _tr("Read a section")
+
+
+def _suggested(args: Mapping[str, Any], result: Any) -> str:
+    count = len(args.get("operations") or []) if isinstance(args.get("operations"), list) else 0
+    return count_text(count, "Suggested {n} change", "Suggested {n} changes", "ChatDock")
+
+
+def _recommended(args: Mapping[str, Any], result: Any) -> str:
+    verdict, change = (clip(str(args.get(key) or "?"), 12) for key in ("verdict", "changeId"))
+    return _tr("Recommended {0} for change {1}").format(verdict, change)
+
+
+#: Each tool's line in the conversation, from the call's arguments and result: one for every tool
+#: of the agent's registry (a test holds the two together) and for the host tools that have one
+#: (recommend_change, of Agent ▸ Triage Their Changes); any other tool is shown by its name.
+TOOL_PHRASES: dict[str, Callable[[Mapping[str, Any], Any], str]] = {
+    "read_document": lambda args, result: _tr("Read the document"),
+    "get_document_outline": lambda args, result: _tr("Read the outline"),
+    "read_section": _read_section,
+    "list_stories": lambda args, result: _tr("Listed headers, footers and notes"),
+    "read_story": lambda args, result: _tr("Read a header, footer or note"),
+    "find_text": lambda args, result: _tr("Searched “{0}”").format(clip(str(args.get("query") or ""), 40)),
+    "read_comments": lambda args, result: _tr("Read the comments"),
+    "read_changes": lambda args, result: _tr("Read the tracked changes"),
+    "check_document": lambda args, result: _tr("Checked the document for drafting errors"),
+    "add_comment": lambda args, result: _tr("Commented"),
+    "suggest_changes": _suggested,
+    "reply_comment": lambda args, result: _tr("Replied to a comment"),
+    "resolve_comment": lambda args, result: _tr("Resolved a comment"),
+    "read_page": lambda args, result: _tr("Read page {0}").format(args.get("page", "?")),
+    "read_selection": lambda args, result: _tr("Read your selection"),
+    "show_in_document": lambda args, result: _tr("Showed a passage"),
+    "scroll_to_block": lambda args, result: _tr("Scrolled the page view"),
+    "recommend_change": _recommended,
+}
+
+
 def tool_phrase(name: str, tool_input: Any, result: Any = None) -> str:
     """What a tool call did, as a short phrase ("Read section 1.2", "Searched “indemnity”")."""
-    args = tool_input if isinstance(tool_input, Mapping) else {}
-    if name == "read_section":
-        heading = result.get("heading") if isinstance(result, Mapping) else None
-        if isinstance(heading, Mapping):
-            label = heading.get("displayLabel") or f"“{clip(str(heading.get('text') or ''), 40)}”"
-            return _tr("Read section {0}").format(label)
-        return _tr("Read a section")
-    if name == "find_text":
-        return _tr("Searched “{0}”").format(clip(str(args.get("query") or ""), 40))
-    if name == "read_page":
-        return _tr("Read page {0}").format(args.get("page", "?"))
-    if name == "suggest_changes":
-        count = len(args.get("operations") or []) if isinstance(args.get("operations"), list) else 0
-        return count_text(count, "Suggested {n} change", "Suggested {n} changes", "ChatDock")
-    if name == "add_comment":
-        return _tr("Commented")
-    if name == "recommend_change":  # Agent ▸ Triage Their Changes
-        verdict, change = (clip(str(args.get(key) or "?"), 12) for key in ("verdict", "changeId"))
-        return _tr("Recommended {0} for change {1}").format(verdict, change)
-    phrases = {
-        "read_document": _tr("Read the document"),
-        "get_document_outline": _tr("Read the outline"),
-        "list_stories": _tr("Listed headers, footers and notes"),
-        "read_story": _tr("Read a header, footer or note"),
-        "read_comments": _tr("Read the comments"),
-        "read_changes": _tr("Read the tracked changes"),
-        "check_document": _tr("Checked the document for drafting errors"),
-        "reply_comment": _tr("Replied to a comment"),
-        "resolve_comment": _tr("Resolved a comment"),
-        "read_selection": _tr("Read your selection"),
-        "scroll_to_block": _tr("Scrolled the page view"),
-        "show_in_document": _tr("Showed a passage"),
-    }
-    return phrases.get(name, name)
+    phrase = TOOL_PHRASES.get(name)
+    return phrase(tool_input if isinstance(tool_input, Mapping) else {}, result) if phrase else name
 
 
 def duration_text(ms: float | None) -> str:
