@@ -301,9 +301,11 @@ def _match_at(
         terms = by_head.get(tuple(lowered[i:last]))
         if terms is None:
             continue
-        forms = index.forms_of(tokens[last])
-        term = next((term for term, word in terms if word in forms), None)
-        if term is None:
+        forms = index.forms.get(tokens[last].text) or index.forms_of(tokens[last])
+        for term, word in terms:  # noqa: B007 (the term found is used after the loop)
+            if word in forms:
+                break
+        else:
             continue
         span = tokens[i : last + 1]
         if n == 1 or all(_gap_ok(block.text, a, b) for a, b in zip(span, span[1:], strict=False)):
@@ -313,7 +315,12 @@ def _match_at(
 
 def _classify(block: TermBlock, term: Term, span: list[Token]) -> Match:
     """A use, or a use whose capitals differ from the definition (with the corrected text)."""
-    start, end = span[0].start, span[-1].end
+    head = span[0]
+    if len(span) == 1:  # most uses: the general rule below, for one word
+        upper = head.text[0].isupper()
+        if not upper or upper == term[0][0].isupper() or head.initial or head.text.isupper():
+            return Match(term, head.start, head.end)
+    start, end = head.start, span[-1].end
     shape = [t.text[0].isupper() for t in span]
     wanted = [w[0].isupper() for w in term]
     if shape == wanted or all(t.text.isupper() for t in span) or not any(shape):
