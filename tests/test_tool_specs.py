@@ -13,6 +13,7 @@ import asyncio
 import json
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -132,24 +133,39 @@ def _carries_document_text(body: str, document: set[tuple[str, ...]]) -> bool:
     return any(shingle in document for text in _strings(json.loads(body)) for shingle in _shingles(text))
 
 
-def test_every_result_carrying_document_text_reaches_the_model_fenced() -> None:
+@dataclass
+class EveryToolOnce:
+    """One turn in which the scripted model called every registered tool once, in registry order."""
+
+    bridge: LiveBridge
+    events: list[Any]
+    sent: list[dict[str, Any]]
+    nonce: str
+
+
+@pytest.fixture(scope="module")
+def every_tool_once() -> EveryToolOnce:
     bridge = LiveBridge(DocxReviewer.open(SAMPLE))
     examples = _examples(bridge)
     assert list(examples) == list(REGISTRY.names), "give every registered tool an example call"
-    document = _document_words(bridge)
     calls = [tool(name, args) for name, args in examples.items()]
 
-    async def go(server: FakeAnthropic) -> AgentSession:
+    async def go(server: FakeAnthropic) -> tuple[list[Any], AgentSession]:
         async with AgentSession(bridge, fast_settings(server)) as session:
-            await collect(session, "Use every tool once.")
-            return session
+            return await collect(session, "Use every tool once."), session
 
     with FakeAnthropic([reply(*calls), reply("Done.")]) as server:
-        session = asyncio.run(go(server))
-    opening, closing = f'<document-content nonce="{session.nonce}">\n', "\n</document-content>"
+        events, session = asyncio.run(go(server))
     sent = tool_results(server.requests[1].body)
     assert len(sent) == len(REGISTRY)
-    for spec, result in zip(REGISTRY, sent, strict=True):
+    return EveryToolOnce(bridge, events, sent, session.nonce)
+
+
+def test_every_result_carrying_document_text_reaches_the_model_fenced(every_tool_once: EveryToolOnce) -> None:
+    document = _document_words(every_tool_once.bridge)
+    opening = f'<document-content nonce="{every_tool_once.nonce}">\n'
+    closing = "\n</document-content>"
+    for spec, result in zip(REGISTRY, every_tool_once.sent, strict=True):
         text = result_text(result)
         assert "is_error" not in result, (spec.name, text)
         fenced = text.startswith(opening) and text.endswith(closing)
@@ -161,9 +177,38 @@ def test_every_result_carrying_document_text_reaches_the_model_fenced() -> None:
             assert carries, f"{spec.name}'s example read no document text: the check proves nothing"
 
 
-# ----------------------------------------------------------------------------- the chat's line
+#: the chat's one line for each example call's result (counts from the sample contract)
+SUMMARIES = {
+    "read_document": r"\d+ blocks",
+    "get_document_outline": r"\d+ sections",
+    "read_section": r"\d+ blocks of “In this Agreement the following definitions apply:”",
+    "list_stories": r"11 stories",
+    "read_story": r"\d+ characters",
+    "find_text": r"\d+ matches",
+    "read_comments": r"4 comments",
+    "read_changes": r"\d+ tracked changes",
+    "check_document": r"\d+ findings",
+    "add_comment": r"1 applied",
+    "suggest_changes": r"1 skipped",
+    "reply_comment": r"replied",
+    "resolve_comment": r"reopened",
+    "read_page": r"page 1",
+    "read_selection": r"selection \(\d+ characters\)",
+    "show_in_document": r"shown",
+    "scroll_to_block": r"scrolled",
+}
+
+
+def test_every_tool_result_has_its_own_line_in_the_chat(every_tool_once: EveryToolOnce) -> None:
+    assert list(SUMMARIES) == list(REGISTRY.names), "say what each registered tool's summary is"
+    summaries = {e.name: e.summary for e in every_tool_once.events if e.kind == "tool_result"}
+    for name, pattern in SUMMARIES.items():
+        assert re.fullmatch(pattern, summaries[name]), (name, summaries[name])
+
+
+# ----------------------------------------------------------------------------- the chat's phrase
 @pytest.mark.parametrize("spec", list(REGISTRY), ids=lambda spec: spec.name)
-def test_every_tool_has_a_line_of_its_own_in_the_chat(spec: ToolSpec) -> None:
+def test_every_tool_has_a_phrase_of_its_own_in_the_chat(spec: ToolSpec) -> None:
     assert spec.name in TOOL_PHRASES
     phrase = tool_phrase(spec.name, {}, None)
     assert phrase and phrase != spec.name and "_" not in phrase

@@ -111,7 +111,7 @@ LIST_STORIES = ToolSpec(
     handler=reads.list_stories,
     fencing=Fencing.DOCUMENT_TEXT,
     role=Role.READ,
-    summary=counted("story"),
+    summary=counted("story", "stories"),
 )
 
 READ_STORY = ToolSpec(
@@ -163,9 +163,7 @@ FIND_TEXT = ToolSpec(
     handler=reads.find_text,
     fencing=Fencing.DOCUMENT_TEXT,
     role=Role.READ,
-    summary=of_mapping(
-        lambda result: count(int(result.get("totalMatches") or 0), "match").replace("matchs", "matches")
-    ),
+    summary=of_mapping(lambda result: count(int(result.get("totalMatches") or 0), "match", "matches")),
 )
 
 READ_COMMENTS = ToolSpec(

@@ -17,8 +17,9 @@ def clip(text: str, limit: int = 200) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def count(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+def count(n: int, word: str, plural: str | None = None) -> str:
+    """``1 block``, ``3 blocks``; ``plural`` for a word that does not just take an s (``stories``)."""
+    return f"{n} {word}" if n == 1 else f"{n} {plural or word + 's'}"
 
 
 def generic(result: Any) -> str:
@@ -28,11 +29,11 @@ def generic(result: Any) -> str:
     return "done"
 
 
-def counted(noun: str) -> Callable[[Any], str]:
+def counted(noun: str, plural: str | None = None) -> Callable[[Any], str]:
     """A summary for a read returning a list: how many ``noun`` it returned."""
 
     def summary(result: Any) -> str:
-        return count(len(result), noun) if isinstance(result, list) else generic(result)
+        return count(len(result), noun, plural) if isinstance(result, list) else generic(result)
 
     return summary
 
