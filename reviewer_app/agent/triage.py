@@ -165,6 +165,8 @@ class TriageStore:
             if not isinstance(data, dict) or data.get("version") != FORMAT_VERSION:
                 return []
             return [Recommendation.from_dict(item) for item in data.get("recommendations", [])]
+        except FileNotFoundError:  # never triaged: the usual case, nothing to report
+            return []
         except (OSError, ValueError, KeyError, TypeError) as error:
             log.warning("the saved triage could not be read: %s", error)
             return []
