@@ -24,7 +24,7 @@ def add_tools_commands(sub: Any) -> None:
         "tools",
         prog=f"{PROG} tools",
         help="print the agent's tool definitions, or run tool calls against a document",
-        description="The agent's 16 tools, headless: 'schema' prints their definitions, 'run' "
+        description="The agent's tools, headless: 'schema' prints their definitions, 'run' "
         "executes recorded tool calls against a document the way the agent would.",
     )
     actions = tools.add_subparsers(dest="tools_command", required=True, metavar="ACTION")
