@@ -34,7 +34,11 @@ from typing import Any
 import pytest
 from lxml import etree
 
+from reviewer_app.docx import DocxReviewer
+from reviewer_app.docx.comment_writer import add_comment, reply
+from reviewer_app.docx.comments import comment_records
 from reviewer_app.docx.compare import generate_redline_docx
+from reviewer_app.docx.edit.markup import _split_run
 from tests.compare_suite import resolved, revision_count, story_differences
 from tests.conftest import CORPUS
 from tests.docx_factory import make_docx, p
@@ -354,24 +358,86 @@ def test_libreoffice_accepts_and_rejects_a_picture_change(tmp_path: Path, lo_rea
     assert ours["reject_all"]["paragraphs"] == original["accept_all"]["paragraphs"]
 
 
-def test_a_comment_only_in_the_revised_version_is_named() -> None:
-    """The other side's new comment is not a tracked change: the report names its author, words
-    and the paragraph it sits on; a comment both versions have is not named."""
+def _commented_pair() -> tuple[bytes, bytes]:
+    """A base and a revised version in which Bob commented on "capped" and Carol replied."""
+    base = make_docx(p("First clause.") + p("Liability is capped at the fees paid."))
+    other = DocxReviewer.from_bytes(
+        make_docx(p("First clause.") + p("Liability is capped at twice the fees paid."))
+    )
+    doc = other.document
+    para = list(doc.body.iter(W + "p"))[1]
+    run = para.find(W + "r")
+    word = _split_run(run, run.find(W + "t"), len("Liability is "))
+    _split_run(word, word.find(W + "t"), len("capped"))
+    first = add_comment(
+        doc, para, "Please check the cap.", "Bob", "2026-01-02T03:04:05Z", first=word, last=word
+    )
+    assert reply(doc, first, "Agreed, twice is too much.", "Carol", "2026-01-03T03:04:05Z") is not None
+    return base, other.to_bytes()
+
+
+def test_a_comment_and_its_reply_only_in_the_revised_version_are_carried_over() -> None:
+    """The other side commented on "capped" and a colleague replied: the redline has both, by
+    their authors and with their dates, the comment on the same word of the paragraph whose text
+    the redline changed; nothing is left to report."""
+    base, revised = _commented_pair()
+    out = generate_redline_docx(base, revised)
+    assert out["skipped"] == []
+    redline = DocxReviewer.from_bytes(out["buffer"]).document
+    comment, answer = comment_records(redline)
+    assert (comment.author, comment.text, comment.date) == (
+        "Bob",
+        "Please check the cap.",
+        "2026-01-02T03:04:05Z",
+    )
+    assert (answer.author, answer.text, answer.parent_id) == (
+        "Carol",
+        "Agreed, twice is too much.",
+        comment.id,
+    )
+    between = []
+    for sibling in comment.range_start.itersiblings():
+        if sibling is comment.range_end:
+            break
+        between.extend(t.text or "" for t in sibling.iter(W + "t"))
+    assert "".join(between) == "capped"
+    assert_schema_no_new_errors(out["buffer"], base)
+
+
+@pytest.mark.libreoffice
+def test_libreoffice_shows_the_carried_comment_and_reply(tmp_path: Path, lo_reading: Any) -> None:
+    base, revised = _commented_pair()
+    out = lo_reading(_write(tmp_path, "out.docx", generate_redline_docx(base, revised)["buffer"]))
+    assert out["load_ok"]
+    shown = sorted((c["author"], c["text"], c["anchor_text"]) for c in out["comments"])
+    assert shown == [
+        ("Bob", "Please check the cap.", "capped"),
+        ("Carol", "Agreed, twice is too much.", "capped"),
+    ]
+
+
+def test_a_comment_inside_a_note_is_named_not_carried() -> None:
+    """A comment anchored in a footnote is not carried yet: the report names its author, words
+    and the note's paragraph; a comment both versions have is not named."""
     old = '<w:comment w:id="0" w:author="Ann"><w:p><w:r><w:t>Old remark.</w:t></w:r></w:p></w:comment>'
     new = '<w:comment w:id="1" w:author="Bob"><w:p><w:r><w:t>Please check the cap.</w:t></w:r></w:p></w:comment>'
-
-    def anchored(comment_id: int, text: str) -> str:
-        return p(
-            runs=f'<w:commentRangeStart w:id="{comment_id}"/><w:r><w:t>{text}</w:t></w:r>'
-            f'<w:commentRangeEnd w:id="{comment_id}"/><w:r><w:commentReference w:id="{comment_id}"/></w:r>'
-        )
-
-    base = make_docx(anchored(0, "First clause.") + p("Liability is capped."), comments=old)
-    revised = make_docx(
-        anchored(0, "First clause.") + anchored(1, "Liability is capped."), comments=old + new
+    body = p(
+        runs='<w:commentRangeStart w:id="0"/><w:r><w:t>Liability is capped.</w:t></w:r><w:commentRangeEnd w:id="0"/>'
+        '<w:r><w:commentReference w:id="0"/></w:r><w:r><w:footnoteReference w:id="1"/></w:r>'
     )
+
+    def note(text: str) -> str:
+        return f'<w:footnote w:id="1"><w:p>{text}</w:p></w:footnote>'
+
+    plain = note("<w:r><w:t>The cap is the fees.</w:t></w:r>")
+    commented = note(
+        '<w:commentRangeStart w:id="1"/><w:r><w:t>The cap is the fees.</w:t></w:r><w:commentRangeEnd w:id="1"/>'
+        '<w:r><w:commentReference w:id="1"/></w:r>'
+    )
+    base = make_docx(body, footnotes=plain, comments=old)
+    revised = make_docx(body, footnotes=commented, comments=old + new)
     out = generate_redline_docx(base, revised)
     assert [s["reason"] for s in out["skipped"]] == [
-        'a comment by Bob ("Please check the cap.") on "Liability is capped." is only in the revised '
+        'a comment by Bob ("Please check the cap.") on "The cap is the fees." is only in the revised '
         "version and is not carried over"
     ]

@@ -355,18 +355,27 @@ def _notices(window: MainWindow) -> list[Banner]:
 def test_a_redline_that_cannot_show_everything_says_what_to_check(
     window: MainWindow, tmp_path: Path, monkeypatch
 ) -> None:
-    """A comment the other side added is not a tracked change and is not carried over: the
+    """A comment the other side added in a footnote is not carried over (one in the text is): the
     redline window says so, in the window, with who wrote what where, instead of looking
     complete."""
+    body = p(
+        runs='<w:r><w:t>The Customer shall pay the fees.</w:t></w:r><w:r><w:footnoteReference w:id="1"/></w:r>'
+    )
     older = tmp_path / "draft-2.docx"
-    older.write_bytes(make_docx(p("The Customer shall pay the fees.")))
+    older.write_bytes(
+        make_docx(
+            body,
+            footnotes='<w:footnote w:id="1"><w:p><w:r><w:t>Fees exclude taxes.</w:t></w:r></w:p></w:footnote>',
+        )
+    )
     current = tmp_path / "draft-3.docx"
     runs = (
-        '<w:commentRangeStart w:id="1"/><w:r><w:t>The Customer shall pay the fees.</w:t></w:r>'
+        '<w:commentRangeStart w:id="1"/><w:r><w:t>Fees exclude taxes.</w:t></w:r>'
         '<w:commentRangeEnd w:id="1"/><w:r><w:commentReference w:id="1"/></w:r>'
     )
     comment = '<w:comment w:id="1" w:author="Bob"><w:p><w:r><w:t>Excluding VAT?</w:t></w:r></w:p></w:comment>'
-    current.write_bytes(make_docx(p(runs=runs), comments=comment))
+    note = f'<w:footnote w:id="1"><w:p>{runs}</w:p></w:footnote>'
+    current.write_bytes(make_docx(body, footnotes=note, comments=comment))
     assert window.open_path(current)
     redline = window.compare.compare_with(str(older))
     assert redline is not None
@@ -379,7 +388,7 @@ def test_a_redline_that_cannot_show_everything_says_what_to_check(
     monkeypatch.setattr(QMessageBox, "information", lambda _parent, _title, text: shown.append(text))
     notice.action_button.click()
     assert shown == [
-        'a comment by Bob ("Excluding VAT?") on "The Customer shall pay the fees." is only in the '
+        'a comment by Bob ("Excluding VAT?") on "Fees exclude taxes." is only in the '
         "revised version and is not carried over"
     ]
     redline.close()

@@ -15,9 +15,10 @@ stories too (:mod:`.stories`); footnotes and endnotes only one version has are w
 inserted or deleted notes with their references, and a note the base left with no paragraph
 gets the revised one's inserted (:mod:`.note_changes`). Another story only one version has
 (but a text box drawn in a drawing written whole) cannot be written as a tracked change and is
-reported in ``unprocessedStories``. What a story's redline cannot write (a chart or SmartArt
-changed: :mod:`.units`) and comments only the revised version has (:mod:`.comment_report`) are
-listed in ``skipped`` with a ``reason`` and a ``place``.
+reported in ``unprocessedStories``. Comments and replies only the revised version has are
+carried over by their authors (:mod:`.comment_report`). What a story's redline cannot write (a
+chart or SmartArt changed: :mod:`.units`) and a comment it cannot carry (one in a note, or on a
+paragraph it added) are listed in ``skipped`` with a ``reason`` and a ``place``.
 Refusals the engine makes are reported in ``skipped`` with its reason, except a blank paragraph
 it must keep (one that ends a section or a cell): that is layout, not text.
 
@@ -45,7 +46,7 @@ from ..edit.stamp import RevisionStamp, Stamper, utc_now
 from ..stories import story_blocks
 from ..xmlutil import W14, W
 from .align import Event, align
-from .comment_report import new_comments_report
+from .comment_report import carry_new_comments
 from .errors import CompareOptionError
 from .inputs import open_resolved
 from .model import Budget, entries
@@ -330,7 +331,7 @@ def generate_redline_docx(
         reason = "missing-base-story" if b is None else "missing-revised-story"
         handles = {"baseStory": b.handle if b else None, "revisedStory": r.handle if r else None}
         unprocessed.append({**handles, "reason": reason})
-    writer.report(new_comments_report(doc, revised_doc))
+    writer.report(carry_new_comments(doc, revised_doc, main_events))
     _unique_para_ids(doc, before)
     report = apply_to_package(doc.package, doc.main_part, transforms)
     return {
