@@ -167,8 +167,9 @@ class CaretInteraction:
     def _set_caret(self: Any, caret: Caret | None) -> None:
         self._restart_blink()
         if caret != self._caret:
+            self._update_caret()  # the strip it leaves and the one it goes to, not the pages
             self._caret = caret
-            self.viewport().update()
+            self._update_caret()
             self.caret_changed.emit()
 
     # ------------------------------------------------------------------ keys

@@ -263,8 +263,8 @@ class PageInteraction:
     def clear_selection(self: Any) -> None:
         had = self._selection is not None
         self._selection = self._press = None
-        self.viewport().update()
-        if had:
+        if had:  # nothing to paint again otherwise (a keystroke clears no selection most of the time)
+            self.viewport().update()
             self.selection_changed.emit()
 
     # ------------------------------------------------------------------ mouse

@@ -128,6 +128,8 @@ class PagedLayout(FlowSplitter):
         self._markup = False  # see has_markup
         self._kept: dict[int, int] = {}  # per document: first record keep rules still have to check
         self.last_step = (0.0, 0.0)
+        #: the last re-rendered paragraph kept its lines and height: nothing after it moved
+        self.kept_lines = False
         self._numbers: list[str] | None = None
         self.done = not self._items
         if self.done:
@@ -490,10 +492,11 @@ class PagedLayout(FlowSplitter):
         self._pages_cache = None
         self._numbers = None
         now = document.findBlock(rebuilt.start)
-        if self.done and single and document.findBlock(rebuilt.end) == now:
-            same = _extent(document, now) == old_lines
+        single = single and document.findBlock(rebuilt.end) == now
+        self.kept_lines = single and _extent(document, now) == old_lines
+        if self.done and single:
             new_length = rebuilt.end - now.position()
-            self.index.edited(record.doc_index, now.position(), old_length, new_length, same)
+            self.index.edited(record.doc_index, now.position(), old_length, new_length, self.kept_lines)
         else:
             self.index.invalidate()
         return True

@@ -38,8 +38,16 @@ class PageNavigation:
             return
         layout = self._layout
         if layout is not None and layout.done and reviewer is self._reviewer and block_ids is not None:
+            # what painting only the edited pages would leave stale: a new scale or page count, or
+            # a selection (dropped below) that may sit on another page
+            shape = (self._scale, len(self._tops), self._selection is None)
             commented = any(r is not None and r.comments for r in map(layout.by_id.get, block_ids))
-            if all(layout.rerender_block(block_id) for block_id in block_ids):
+            kept = True  # every paragraph kept its lines: only their pages need painting again
+            for block_id in block_ids:
+                if not layout.rerender_block(block_id):
+                    break
+                kept = kept and layout.kept_lines
+            else:
                 commented = commented or any(layout.by_id[b].comments for b in block_ids)
                 if commented:
                     # a reply, a resolution or a new comment shows in the balloons: re-read them
@@ -47,7 +55,12 @@ class PageNavigation:
                     layout.comments = {c.id: c for c in comment_records(reviewer.document)}
                 self._refresh_highlights()
                 self._update_geometry()
-                self.viewport().update()
+                if (
+                    not kept
+                    or (self._scale, len(self._tops), True) != shape
+                    or not self._repaint_pages_of(block_ids)
+                ):
+                    self.viewport().update()
                 return
         anchor = self._anchor()
         self._reviewer = reviewer
@@ -55,6 +68,21 @@ class PageNavigation:
         self._pending_anchor = anchor
         if self._layout is not None and self._layout.done:
             self._after_slice()
+
+    def _repaint_pages_of(self: Any, block_ids: frozenset[str]) -> bool:
+        """Repaint only the bands of the visible pages holding ``block_ids`` (a keystroke changes its
+        page, not the two or three others on screen); False when a block's pages are unknown."""
+        visible = set(self.visible_pages())
+        width = self.viewport().width()
+        for block_id in block_ids:
+            pages = self._layout.index.pages_of_block(block_id)
+            if pages is None:
+                return False
+            for number in range(pages[0], pages[1] + 1):
+                if number in visible:
+                    rect = self.page_rect(number)
+                    self.viewport().update(0, int(rect.top()) - 1, width, int(rect.height()) + 8)
+        return True
 
     def _anchor(self: Any) -> tuple[str, float] | None:
         """The paragraph at the viewport's top and how far below the top its first line sits."""

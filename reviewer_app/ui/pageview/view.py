@@ -360,6 +360,8 @@ class PageView(PageInteraction, CaretInteraction, PageNavigation, QAbstractScrol
             x = self._page_x(page)
             y = self._tops[number] - scroll_y
             sheet = QRectF(x, y, self._sheet_width(page) * self._scale, page.height * self._scale)
+            if not sheet.adjusted(0, 0, _SHADOW_PX, _SHADOW_PX).intersects(QRectF(event.rect())):
+                continue  # outside what needs painting (a keystroke's page, a caret blink)
             painter.fillRect(sheet.translated(_SHADOW_PX, _SHADOW_PX), _SHADOW)
             painter.save()
             painter.translate(QPointF(x, y))
