@@ -111,15 +111,16 @@ def test_help_lists_the_comparison_commands() -> None:
 def test_redline_json_names_what_it_could_not_mark(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A picture added to a paragraph cannot be marked yet: the JSON says so, with its place."""
-    suite = CORPUS / "compare-suite" / "RC"
+    """SmartArt in a paragraph the revised version added cannot be copied into the redline (its
+    diagram parts have relationships of their own): the JSON says so, with its place."""
+    suite = CORPUS / "compare-suite" / "WC"
     out = tmp_path / "redline.docx"
     assert (
         main(
             [
                 "redline",
-                str(suite / "RC002-Image.docx"),
-                str(suite / "RC002-Image-After1.docx"),
+                str(suite / "WC014-SmartArt-With-Image-Deleted-After.docx"),
+                str(suite / "WC014-SmartArt-With-Image-Before.docx"),
                 "-o",
                 str(out),
             ]
@@ -128,5 +129,5 @@ def test_redline_json_names_what_it_could_not_mark(
     )
     report = json.loads(capsys.readouterr().out)
     (entry,) = report["skipped"]
-    assert entry["reason"] == 'a picture changed in the paragraph "Two" is not marked'
-    assert entry["place"]["story"] == {"type": "main"} and entry["place"]["blockId"]
+    assert entry["reason"] == "a drawing changed in a paragraph added at the start is not marked"
+    assert entry["place"]["story"] == {"type": "main"} and entry["place"]["revisedBlockId"]
