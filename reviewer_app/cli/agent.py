@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .cli_common import PROG, CliError, check_file, open_reviewer, output_path, save_output
+from .common import PROG, CliError, check_file, open_reviewer, output_path, save_output
 
 EXIT_MODEL_FAILED = 3
 
@@ -187,7 +187,7 @@ async def print_events(events: AsyncIterator[Any], session: Any, printer: Printe
 
 def agent_settings(ns: argparse.Namespace) -> Any:
     """The :class:`AgentSettings` the model options ask for; a CliError (exit 2) when unusable."""
-    from .agent.settings import AgentNotConfiguredError, AgentSettings
+    from ..agent.settings import AgentNotConfiguredError, AgentSettings
 
     if ns.max_tokens is not None and ns.max_tokens < 1:
         raise CliError("--max-tokens must be a positive whole number.")
@@ -228,16 +228,16 @@ class HeadlessSession:
 
     @classmethod
     def open(cls, ns: argparse.Namespace, target: Path | None, settings: Any) -> HeadlessSession:
-        from .agent.session import AgentSession
-        from .agent.transcript import Transcript, TranscriptStore, document_identity
+        from ..agent.session import AgentSession
+        from ..agent.transcript import Transcript, TranscriptStore, document_identity
 
         reviewer = open_reviewer(ns.file)
         if ns.mode == "review":
-            from .agent.review_queue import ReviewQueueBridge
+            from ..agent.review_queue import ReviewQueueBridge
 
             bridge: Any = ReviewQueueBridge(reviewer)
         else:
-            from .agent.bridge import create_reviewer_bridge
+            from ..agent.bridge import create_reviewer_bridge
 
             bridge = create_reviewer_bridge(reviewer)
         keyed = target if target is not None else (Path(ns.file) if ns.mode == "review" else None)
@@ -300,8 +300,8 @@ def add_check_model_command(sub: Any) -> None:
 
 def run_check_model(ns: argparse.Namespace) -> int:
     """``reviewer check-model``."""
-    from .agent.connection_check import check_connection
-    from .agent.settings import AgentSettings
+    from ..agent.connection_check import check_connection
+    from ..agent.settings import AgentSettings
 
     settings = AgentSettings.from_environment(
         model=ns.model, base_url=ns.base_url, context_window=ns.context_window, api_style=ns.api

@@ -3,7 +3,7 @@
 They run the engine headless, for pipelines that send the Markdown view to a model and write
 its answer back as tracked changes. They never change FILE in place: the result goes to the
 file ``-o`` names, which is checked before any work so a bad path costs nothing. Kept apart
-from :mod:`.cli` because they share a shape (FILE, ``-o OUT``, exit codes in ``--help``) that
+from :mod:`.main` because they share a shape (FILE, ``-o OUT``, exit codes in ``--help``) that
 the reading commands do not.
 
 The engine modules each command needs are imported inside it, so ``reviewer read`` does not
@@ -19,7 +19,9 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from .cli_common import (
+from ..docx import DocxReviewer
+from ..docx.protection import TRACKED_ONLY_MESSAGE
+from .common import (
     EXIT_CANNOT_OPEN,
     PROG,
     CliError,
@@ -30,8 +32,6 @@ from .cli_common import (
     save_output,
     write,
 )
-from .docx import DocxReviewer
-from .docx.protection import TRACKED_ONLY_MESSAGE
 
 #: The edit commands, in the order ``reviewer --help`` lists them.
 EDIT_COMMANDS = ("ops", "apply", "accept-all", "reject-all", "finalize")
@@ -165,7 +165,7 @@ def _plural(count: int, word: str) -> str:
 # ----------------------------------------------------------------------------- commands
 def run_ops(path: str, batch_path: str, output: str | None, author: str | None) -> int:
     """``reviewer ops``: a contract batch through ``DocxReviewer.apply_operations``; JSON out."""
-    from .docx.edit.batch import ContractError
+    from ..docx.edit.batch import ContractError
 
     target = output_path("ops", output)
     reviewer = open_reviewer(path, author)
@@ -185,8 +185,8 @@ def run_ops(path: str, batch_path: str, output: str | None, author: str | None) 
 
 
 def run_apply(path: str, edits_path: str, output: str | None, author: str | None, as_json: bool) -> int:
-    """``reviewer apply``: the pipeline's edit JSON (logic in :mod:`.docx.pipeline_edits`)."""
-    from .docx.pipeline_edits import PipelineEditError, apply_pipeline_edits, status_line, summary
+    """``reviewer apply``: the pipeline's edit JSON (logic in :mod:`..docx.pipeline_edits`)."""
+    from ..docx.pipeline_edits import PipelineEditError, apply_pipeline_edits, status_line, summary
 
     target = output_path("apply", output)
     reviewer = open_reviewer(path, author)
@@ -206,7 +206,7 @@ def run_apply(path: str, edits_path: str, output: str | None, author: str | None
 
 def run_resolve(command: str, path: str, output: str | None, author: str | None) -> int:
     """``reviewer accept-all`` / ``reject-all``, optionally one author's changes only."""
-    from .docx.edit.resolve import accept_all, reject_all
+    from ..docx.edit.resolve import accept_all, reject_all
 
     target = output_path(command, output)
     reviewer = open_reviewer(path)
@@ -221,7 +221,7 @@ def run_resolve(command: str, path: str, output: str | None, author: str | None)
 
 def run_finalize(path: str, output: str | None, strip_metadata: bool) -> int:
     """``reviewer finalize``: accept everything, remove every comment, maybe blank metadata."""
-    from .docx.edit.finalize import finalize
+    from ..docx.edit.finalize import finalize
 
     target = output_path("finalize", output)
     reviewer = open_reviewer(path)

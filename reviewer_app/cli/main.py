@@ -4,9 +4,9 @@
 ``reviewer read FILE`` and ``reviewer outline FILE`` print what the agent would see, so a
 document can be checked without a window, in scripts and in CI. This module owns the entry
 point, the top-level parser and those two reading commands; the edit commands (``ops``,
-``apply``, ``accept-all``, ``reject-all``, ``finalize``) live in :mod:`.cli_edits`, the agent's
-``tools`` in :mod:`.cli_tools`, its ``agent`` turn in :mod:`.cli_agent`, the playbook
-``review`` in :mod:`.cli_review`, and what all of them share in :mod:`.cli_common`.
+``apply``, ``accept-all``, ``reject-all``, ``finalize``) live in :mod:`.edits`, the agent's
+``tools`` in :mod:`.tools`, its ``agent`` turn in :mod:`.agent`, the playbook
+``review`` in :mod:`.review`, and what all of them share in :mod:`.common`.
 
 This module must not import PySide6: the reading commands run on machines without a display
 and the layer test imports it in a bare interpreter. The app is imported only when started.
@@ -21,17 +21,17 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from . import __version__
-from .cli_agent import add_agent_command, add_check_model_command, run_agent, run_check_model
-from .cli_check import add_check_command, run_check
-from .cli_common import PROG, CliError, check_file, dump_json, open_reviewer, write
-from .cli_compare import COMPARE_COMMANDS, add_compare_commands, run_compare_command
-from .cli_edits import EDIT_COMMANDS, add_edit_commands, run_edit_command
-from .cli_render import RENDER_COMMANDS, add_render_commands, run_render_command
-from .cli_review import add_review_command, run_review
-from .cli_tools import add_tools_commands, run_tools
-from .docx import DocxReviewer
-from .docx.snapshot import Snapshot
+from .. import __version__
+from ..docx import DocxReviewer
+from ..docx.snapshot import Snapshot
+from .agent import add_agent_command, add_check_model_command, run_agent, run_check_model
+from .check import add_check_command, run_check
+from .common import PROG, CliError, check_file, dump_json, open_reviewer, write
+from .compare import COMPARE_COMMANDS, add_compare_commands, run_compare_command
+from .edits import EDIT_COMMANDS, add_edit_commands, run_edit_command
+from .render import RENDER_COMMANDS, add_render_commands, run_render_command
+from .review import add_review_command, run_review
+from .tools import add_tools_commands, run_tools
 
 COMMANDS = (
     "read",
@@ -158,7 +158,7 @@ def _entry_value(entry: Any, *names: str) -> Any:
 def _outline_entries(snapshot: Snapshot, max_depth: int) -> list[Any] | None:
     """Entries from :mod:`reviewer_app.docx.outline` (the agent's outline), None without it."""
     try:
-        from .docx import outline as outline_module
+        from ..docx import outline as outline_module
     except ImportError:
         return None
     get_outline = getattr(outline_module, "get_outline", None)
@@ -202,7 +202,7 @@ def outline_lines(reviewer: DocxReviewer, max_depth: int = MAX_HEADING_LEVEL) ->
 def run_read(path: str, fmt: str) -> int:
     """``reviewer read``: the LLM view as Markdown, or as pretty-printed JSON."""
     reviewer = open_reviewer(path)
-    from .docx import llm_view
+    from ..docx import llm_view
 
     if fmt == "json":
         data = llm_view.to_json(reviewer)
@@ -249,7 +249,7 @@ def run_app(path: str | None, quit_after_ms: int | None = None) -> int:
     """Start the desktop app; PySide6 is imported here and nowhere else in this module."""
     if path is not None:
         check_file(path)
-    from .app import main as app_main
+    from ..app import main as app_main
 
     return app_main(path, quit_after_ms=quit_after_ms)
 
@@ -262,11 +262,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _run_command(_commands_parser().parse_args(args))
         ns = _app_parser().parse_args(args)
         if ns.self_test:
-            from .selftest.runner import run_self_test
+            from ..selftest.runner import run_self_test
 
             return run_self_test(ns.report)
         if ns.exit_on_first_paint:
-            from .selftest.launch_probe import run_until_first_paint
+            from ..selftest.launch_probe import run_until_first_paint
 
             return run_until_first_paint(ns.file)
         return run_app(ns.file, ns.quit_after)

@@ -10,8 +10,8 @@ import argparse
 import textwrap
 from typing import Any
 
-from .cli_common import PROG, dump_json, open_reviewer, write
-from .docx.checks import check_reviewer, summary
+from ..docx.checks import check_reviewer, summary
+from .common import PROG, dump_json, open_reviewer, write
 
 EXIT_CLEAN, EXIT_FINDINGS = 0, 1
 

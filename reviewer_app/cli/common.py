@@ -1,7 +1,7 @@
 """What every ``reviewer`` command shares: exit codes, the one error type, opening, writing, printing.
 
-The reading commands (:mod:`.cli`), the edit commands (:mod:`.cli_edits`) and the agent tools
-(:mod:`.cli_tools`) refuse files, name output paths and report failed writes in the same words
+The reading commands (:mod:`.main`), the edit commands (:mod:`.edits`) and the agent tools
+(:mod:`.tools`) refuse files, name output paths and report failed writes in the same words
 and with the same exit codes; keeping those here means a message or a code is changed once.
 
 Like the rest of the CLI, this module must not import PySide6.
@@ -15,8 +15,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .docx import DocxOpenError, DocxReviewer
-from .docx.doc_lock import live_lock_owner
+from ..docx import DocxOpenError, DocxReviewer
+from ..docx.doc_lock import live_lock_owner
 
 PROG = "reviewer"
 #: Exit status for "this file cannot be opened" (and for usage errors, as argparse does).
@@ -62,7 +62,7 @@ def open_reviewer(path: str, author: str | None = None) -> DocxReviewer:
 
 def warn_about_macros(path: str, reviewer: DocxReviewer) -> None:
     """Say on standard error that the document carries macros: a clean copy should not."""
-    from .docx.edit.hidden_data import has_macros
+    from ..docx.edit.hidden_data import has_macros
 
     if has_macros(reviewer.package):
         sys.stderr.write(

@@ -3,7 +3,7 @@
 ``compare A B`` prints what changed from A to B, block by block, in the compact lines a model
 reads (``--json`` for the full structured diff); ``redline A B -o OUT`` writes A with B's
 differences as tracked changes, the way Word's "Compare" does, through the same edit engine the
-agent uses. Neither ever changes A or B. Kept apart from :mod:`.cli` because they take two
+agent uses. Neither ever changes A or B. Kept apart from :mod:`.main` because they take two
 documents, not one; the compare engine is imported only when a command runs, and nothing here
 imports PySide6.
 """
@@ -14,8 +14,8 @@ import argparse
 import textwrap
 from typing import Any
 
-from .cli_common import PROG, CliError, check_file, dump_json, output_path, save_output, write
-from .docx.atomic_write import write_atomically
+from ..docx.atomic_write import write_atomically
+from .common import PROG, CliError, check_file, dump_json, output_path, save_output, write
 
 #: The comparison commands, in the order ``reviewer --help`` lists them.
 COMPARE_COMMANDS = ("compare", "redline")
@@ -114,14 +114,14 @@ def add_compare_commands(sub: Any) -> None:
 
 
 def _errors() -> tuple[type[Exception], ...]:
-    from .docx.compare import CompareInputError, CompareOptionError
+    from ..docx.compare import CompareInputError, CompareOptionError
 
     return CompareInputError, CompareOptionError
 
 
 def run_compare(ns: argparse.Namespace) -> int:
     """``reviewer compare A B``: the diff as lines (or JSON)."""
-    from .docx.compare import compare_docx_versions, format_version_diff_for_llm
+    from ..docx.compare import compare_docx_versions, format_version_diff_for_llm
 
     check_file(ns.base)
     check_file(ns.revised)
@@ -139,8 +139,8 @@ def run_compare(ns: argparse.Namespace) -> int:
 
 def run_redline(ns: argparse.Namespace) -> int:
     """``reviewer redline A B -o OUT``: write the redline, print its report."""
-    from .docx.compare import generate_redline_docx
-    from .docx.compare.redline import DEFAULT_AUTHOR
+    from ..docx.compare import generate_redline_docx
+    from ..docx.compare.redline import DEFAULT_AUTHOR
 
     target = output_path("redline", ns.output)
     check_file(ns.base)

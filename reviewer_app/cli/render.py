@@ -16,7 +16,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from .cli_common import PROG, CliError, open_reviewer, output_path, save_output, write
+from .common import PROG, CliError, open_reviewer, output_path, save_output, write
 
 #: The rendering commands, in the order ``reviewer --help`` lists them.
 RENDER_COMMANDS = ("pdf", "render")
@@ -109,7 +109,7 @@ def _start_qt() -> None:
     )
     if headless:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from .ui.pageview.render import ensure_app
+    from ..ui.pageview.render import ensure_app
 
     ensure_app()
 
@@ -120,7 +120,7 @@ def run_render_command(ns: argparse.Namespace) -> int:
         target = output_path("pdf", ns.output)
         reviewer = open_reviewer(ns.file)
         _start_qt()
-        from .ui.pageview.render import render_pdf
+        from ..ui.pageview.render import render_pdf
 
         counted: list[int] = []
         save_output(
@@ -135,8 +135,8 @@ def run_render_command(ns: argparse.Namespace) -> int:
         raise CliError(f'cannot write into "{ns.output}": it is a file, not a folder.')
     reviewer = open_reviewer(ns.file)
     _start_qt()
-    from .ui.pageview.layout import PagedLayout
-    from .ui.pageview.render import render_pngs
+    from ..ui.pageview.layout import PagedLayout
+    from ..ui.pageview.render import render_pngs
 
     layout = PagedLayout(reviewer, ns.markup).build_all()
     count = layout.page_count()

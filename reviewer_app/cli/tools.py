@@ -2,7 +2,7 @@
 
 Scripts and CI use them to see exactly what the model is offered and to replay recorded tool
 calls against a document, in tracked mode (changes written into the document) or review mode
-(proposals queued for the app). Kept apart from :mod:`.cli` because they speak the agent's
+(proposals queued for the app). Kept apart from :mod:`.main` because they speak the agent's
 layer, not the engine's; the agent modules are imported only when a command runs, and nothing
 here imports PySide6.
 """
@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .cli_common import PROG, CliError, dump_json, open_reviewer, output_path, save_output
+from .common import PROG, CliError, dump_json, open_reviewer, output_path, save_output
 
 
 def add_tools_commands(sub: Any) -> None:
@@ -75,8 +75,8 @@ def _tool_calls(path: str) -> list[tuple[int, Any]]:
 
 def run_tools(ns: argparse.Namespace) -> int:
     """``reviewer tools schema`` / ``reviewer tools run``."""
-    from .agent.executor import execute_tool_call
-    from .agent.tools import get_tool_definitions, to_anthropic_tools, to_openai_tools
+    from ..agent.executor import execute_tool_call
+    from ..agent.tools import get_tool_definitions, to_anthropic_tools, to_openai_tools
 
     if ns.tools_command == "schema":
         convert = to_openai_tools if ns.format == "openai" else to_anthropic_tools
@@ -86,11 +86,11 @@ def run_tools(ns: argparse.Namespace) -> int:
     reviewer = open_reviewer(ns.file)
     calls = _tool_calls(ns.calls)
     if ns.mode == "review":
-        from .agent.review_queue import ReviewQueueBridge
+        from ..agent.review_queue import ReviewQueueBridge
 
         bridge: Any = ReviewQueueBridge(reviewer)
     else:
-        from .agent.bridge import create_reviewer_bridge
+        from ..agent.bridge import create_reviewer_bridge
 
         bridge = create_reviewer_bridge(reviewer)
     for number, call in calls:

@@ -1,7 +1,8 @@
 """``reviewer review FILE --playbook P.yaml``: a playbook review from the terminal, as the app runs it.
 
-The agent works through the playbook's positions (:class:`~.agent.playbook.playbook_turn.PlaybookRun`,
-over the same headless session ``reviewer agent`` uses) and records a cited finding for each;
+The agent works through the playbook's positions
+(:class:`~reviewer_app.agent.playbook.playbook_turn.PlaybookRun`, over the same headless session
+``reviewer agent`` uses) and records a cited finding for each;
 its fallback wording and its comments for the other side go into OUT as tracked changes and
 comments (tracked mode), or wait as proposals in the review queue of OUT (review mode). Internal
 notes never reach OUT. ``--issues`` writes the issues list (.docx table or .csv) for the client.
@@ -24,7 +25,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from .cli_agent import (
+from .agent import (
     EXIT_MODEL_FAILED,
     HeadlessSession,
     Printer,
@@ -32,7 +33,7 @@ from .cli_agent import (
     add_model_options,
     agent_settings,
 )
-from .cli_common import PROG, CliError, check_file, output_path, save_output
+from .common import PROG, CliError, check_file, output_path, save_output
 
 ISSUES_FORMATS = (".docx", ".csv")
 
@@ -84,7 +85,7 @@ def _issues_target(value: str | None) -> Path | None:
 
 
 def _load_playbook(path: str) -> Any:
-    from .agent.playbook.yaml_format import PlaybookError, load_playbook
+    from ..agent.playbook.yaml_format import PlaybookError, load_playbook
 
     try:
         return load_playbook(path)
@@ -115,9 +116,9 @@ def _print_review(review: Any, as_json: bool) -> None:
 
 def run_review(ns: argparse.Namespace) -> int:
     """``reviewer review``."""
-    from .agent.playbook.findings_store import FindingsStore
-    from .agent.playbook.model import PlaybookReview
-    from .agent.playbook.playbook_turn import PlaybookRun
+    from ..agent.playbook.findings_store import FindingsStore
+    from ..agent.playbook.model import PlaybookReview
+    from ..agent.playbook.playbook_turn import PlaybookRun
 
     target = output_path("review", ns.output) if ns.output else None
     issues = _issues_target(ns.issues)
@@ -143,14 +144,14 @@ def _linked_operations(headless: HeadlessSession) -> list[dict[str, Any]]:
     operations applied in this run (the replay ledger keeps each as its canonical JSON)."""
     if headless.mode == "review":
         return headless.bridge.proposals()
-    from .agent.replay import ledger_for
+    from ..agent.replay import ledger_for
 
     entries = ledger_for(headless.bridge).entries
     return [{"id": op_id, "operation": json.loads(entry.fingerprint)} for op_id, entry in entries.items()]
 
 
 def _write_issues(path: Path, review: Any, headless: HeadlessSession) -> None:
-    from .agent.playbook.issues_list import write_issues_csv, write_issues_docx
+    from ..agent.playbook.issues_list import write_issues_csv, write_issues_docx
 
     snapshot = headless.reviewer.snapshot()
     proposals = _linked_operations(headless)
