@@ -35,7 +35,7 @@ import re
 import sys
 import time
 import zipfile
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -1636,216 +1636,26 @@ class Renderer:
         wr.reviser = COUNSEL
 
 
-def extended_schedules(r: Renderer) -> dict[str, Callable[[], None]]:
-    """Schedules a large contract adds (security, exit, governance, data processing).
+def extended_schedule(r: Renderer, key: str) -> None:
+    """One of the schedules a large contract adds (security, exit, governance, data processing).
 
-    Returned as key -> callable so the caller controls their order and numbering.
+    Its wording is a list of steps in the text file: a numbered ``heading`` ("1."), a
+    ``paragraph`` ("1.1"), ``items`` ("(a)"), or a ``table`` with its caption.
     """
-    wr = r.wr
-
-    def security() -> None:
-        r.schedule_title("security")
-        r.restart()
-        r.s1("General")
-        r.s2(
-            "The Supplier shall implement and maintain the controls in this Schedule for all "
-            "systems, premises and Supplier Personnel used to provide the Services, and shall "
-            "evidence them as set out in Table 3.1."
-        )
-        r.s2(
-            "Where a control in this Schedule conflicts with the Customer\u2019s information "
-            "security policy, the more stringent requirement shall apply."
-        )
-        r.s1("Access control")
-        r.s2("The Supplier shall:")
-        r.s3(
-            [
-                "require multi-factor authentication for all remote and privileged access;",
-                "grant access on the principle of least privilege and segregate development, test "
-                "and production duties;",
-                "recertify all user and privileged access at least quarterly; and",
-                "remove the access of any leaver within one Business Day of their departure.",
-            ]
-        )
-        r.s1("Encryption")
-        r.s2(
-            "Customer Data shall be encrypted at rest using AES-256 or an equivalent algorithm "
-            "and in transit using TLS 1.2 or a later version. Encryption keys shall be held in a "
-            "hardware security module and rotated at least annually."
-        )
-        r.s1("Vulnerability management")
-        r.s2(
-            "The Supplier shall remediate critical vulnerabilities within fourteen days and high "
-            "vulnerabilities within thirty days of their publication, and shall commission an "
-            "annual penetration test by a CREST-accredited tester, sharing the results with the "
-            "Customer."
-        )
-        r.s1("Logging and monitoring")
-        r.s2(
-            "Security events shall be logged centrally, monitored by a security operations "
-            "centre twenty-four hours a day and retained for not less than twelve months."
-        )
-        wr.paragraph("TableText", "**Table 3.1: Control evidence**", keep_next=True)
-        wr.table(
-            ["Control domain", "Standard", "Evidence", "Frequency"],
-            [
-                [
-                    "Information security management",
-                    "ISO/IEC 27001",
-                    "Certificate and statement of applicability",
-                    "Annual",
-                ],
-                [
-                    "Service organisation controls",
-                    "ISAE 3402 / SOC 2 Type II",
-                    "Independent auditor\u2019s report",
-                    "Annual",
-                ],
-                ["Penetration testing", "CREST", "Executive summary and remediation plan", "Annual"],
-                ["Access recertification", "Customer policy", "Attestation and exception log", "Quarterly"],
-                ["Business continuity", "ISO 22301", "Test report", "Annual"],
-                ["Personnel screening", "BS 7858", "Screening completion report", "Quarterly"],
-            ],
-            [2400, 2000, 3026, 1600],
-        )
-
-    def exit_management() -> None:
-        r.schedule_title("exit")
-        r.restart()
-        r.s1("Exit plan")
-        r.s2("The exit plan shall set out, for each Part of {sch_services}:")
-        r.s3(
-            [
-                "an inventory of the Customer Data, configurations, models and documentation to be "
-                "transferred;",
-                "the format and method of each transfer;",
-                "a timetable for the transfer and the dependencies on the Customer and any "
-                "replacement supplier;",
-                "the knowledge transfer to be provided, including workshops and documentation;",
-                "the arrangements for parallel running; and",
-                "the process for the deletion of Customer Data and its certification.",
-            ]
-        )
-        r.s1("Exit assistance")
-        r.s2(
-            "During the exit period the Supplier shall provide such assistance as the Customer "
-            "reasonably requires to transfer the Services, including extracting Customer Data in "
-            "the format reasonably specified by the Customer and running the Services in "
-            "parallel with the replacement services for up to three months."
-        )
-        r.s2(
-            "Exit assistance shall be charged as set out in Table 4.1, save that no charge shall "
-            "be payable where this Agreement is terminated for the Supplier\u2019s breach."
-        )
-        wr.paragraph("TableText", "**Table 4.1: Exit charges**", keep_next=True)
-        wr.table(
-            ["Activity", "Charging basis"],
-            [
-                ["Maintenance of the exit plan", "Included in the Charges"],
-                ["Data extraction in standard format", "Included in the Charges"],
-                ["Data extraction in a bespoke format", "Day rates in Table 2.2"],
-                ["Knowledge transfer (up to 10 days)", "Included in the Charges"],
-                ["Parallel running", "Monthly Charges for the Parts concerned, pro rata"],
-            ],
-            [5026, 4000],
-        )
-        r.s1("Deletion")
-        r.s2(
-            "Within thirty days after the end of the exit period the Supplier shall securely "
-            "delete all Customer Data in its possession and provide a certificate of deletion "
-            "signed by a director."
-        )
-
-    def governance() -> None:
-        r.schedule_title("governance")
-        r.restart()
-        r.s1("Governance forums")
-        r.s2(
-            "The parties shall establish the forums in Table 5.1, which shall meet at the "
-            "frequencies shown and keep minutes of their decisions."
-        )
-        wr.paragraph("TableText", "**Table 5.1: Governance forums**", keep_next=True)
-        wr.table(
-            ["Forum", "Attendees", "Frequency", "Purpose"],
-            [
-                [
-                    "Operational service review",
-                    "Service delivery managers",
-                    "Monthly",
-                    "Service Levels, incidents, changes",
-                ],
-                ["Security working group", "Security leads", "Monthly", "Vulnerabilities, incidents, audits"],
-                ["Commercial review", "Contract managers", "Quarterly", "Charges, volumes, change requests"],
-                [
-                    "Executive steering committee",
-                    "Sponsors of each party",
-                    "Six-monthly",
-                    "Strategy, escalated disputes",
-                ],
-            ],
-            [2600, 2300, 1400, 2726],
-        )
-        r.s1("Key Personnel")
-        wr.paragraph("TableText", "**Table 5.2: Key Personnel**", keep_next=True)
-        wr.table(
-            ["Role", "Name", "Minimum commitment"],
-            [
-                ["Client partner", "Helen Marsh", "50 per cent"],
-                ["Service delivery manager", "Tom Ashworth", "100 per cent"],
-                ["Head of data engineering", "Aisha Rahman", "40 per cent"],
-                ["Information security lead", "Gareth Lloyd", "20 per cent"],
-            ],
-            [3600, 3026, 2400],
-        )
-        r.s1("Escalation")
-        r.s2(
-            "Any matter that a forum cannot resolve shall be escalated to the next forum in "
-            "Table 5.1 and, ultimately, dealt with under clause {cl_disputes}."
-        )
-
-    def data_processing() -> None:
-        r.schedule_title("dpa")
-        r.restart()
-        r.s1("Processing particulars")
-        r.s2(
-            "This Schedule sets out the particulars of the processing of Personal Data by the "
-            "Supplier under clause {cl_data_protection}."
-        )
-        wr.paragraph("TableText", "**Table 6.1: Processing particulars**", keep_next=True)
-        wr.table(
-            ["Item", "Description"],
-            [
-                ["Subject matter", "The provision of the Services"],
-                ["Duration", "The Term and the exit period"],
-                [
-                    "Nature and purpose",
-                    "Hosting, analysis and reporting of Customer Data as described "
-                    "in {sch_services}".format_map(r.refs),
-                ],
-                [
-                    "Types of Personal Data",
-                    "Identification and contact data, account and transaction "
-                    "data, credit and affordability data, complaint and servicing records",
-                ],
-                [
-                    "Categories of Data Subject",
-                    "Customers, prospective customers, guarantors and employees of the Customer",
-                ],
-                [
-                    "Approved sub-processors",
-                    "Cloud hosting provider (UK regions only); secure file transfer provider",
-                ],
-                ["Locations", "United Kingdom"],
-            ],
-            [2600, 6426],
-        )
-        r.s2(
-            "The Customer may update this Schedule by notice to the Supplier where the scope of "
-            "the processing changes, and any consequential change to the Charges shall be agreed "
-            "under clause {cl_change}."
-        )
-
-    return {"security": security, "exit": exit_management, "governance": governance, "dpa": data_processing}
+    r.schedule_title(key)
+    r.restart()
+    for step in TEXT["extended schedules"][key]["content"]:
+        if "heading" in step:
+            r.s1(step["heading"])
+        elif "paragraph" in step:
+            r.s2(step["paragraph"])
+        elif "items" in step:
+            r.s3(step["items"])
+        else:
+            table = step["table"]
+            r.wr.paragraph("TableText", table["caption"], keep_next=True)
+            rows = [[r.fmt(cell) for cell in row] for row in table["rows"]]
+            r.wr.table(table["columns"], rows, table["widths"])
 
 
 # --------------------------------------------------------------------------------------------
@@ -1853,12 +1663,7 @@ def extended_schedules(r: Renderer) -> dict[str, Callable[[], None]]:
 # --------------------------------------------------------------------------------------------
 
 CORE_SCHEDULES = [("services", "Services Description"), ("charges", "Charges")]
-EXTENDED_SCHEDULES = [
-    ("security", "Security Requirements"),
-    ("exit", "Exit Management"),
-    ("governance", "Governance"),
-    ("dpa", "Data Processing Particulars"),
-]
+EXTENDED_SCHEDULES = [(key, schedule["title"]) for key, schedule in TEXT["extended schedules"].items()]
 
 #: Service modules added per scale step above 1; calibrated so --scale 20 lays out at about
 #: 300 pages in LibreOffice (each module is roughly three pages across Schedules 1 and 2).
@@ -2123,9 +1928,8 @@ def build(scale: int = 1, seed: int = 1) -> tuple[bytes, BuildStats]:
     renderer.schedule_services(modules)
     renderer.schedule_charges(modules, detailed=extended)
     if extended:
-        builders = extended_schedules(renderer)
         for key, _ in EXTENDED_SCHEDULES:
-            builders[key]()
+            extended_schedule(renderer, key)
     renderer.signatures()
     setup_section(doc, wr)
 
