@@ -35,7 +35,7 @@ import re
 import sys
 import time
 import zipfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -1032,6 +1032,30 @@ class Renderer:
         self.wr.paragraph("ScheduleTitle", f"Schedule {number}")
         self.wr.paragraph("ScheduleSubtitle", dict(self.schedules)[key])
 
+    def steps(self, content: Sequence[dict[str, Any]], generated: dict[str, Callable[[], None]]) -> None:
+        """Write schedule wording from the text file, one step at a time.
+
+        A step is a numbered ``heading`` ("1."), a ``paragraph`` ("1.1"), ``items`` ("(a)"), a
+        ``table`` with its caption, or a ``generated`` part this code builds from the service
+        modules (named in the text file so the wording around it stays in one place).
+        """
+        for step in content:
+            if "heading" in step:
+                self.s1(step["heading"])
+            elif "paragraph" in step:
+                self.s2(step["paragraph"])
+            elif "items" in step:
+                self.s3(step["items"])
+            elif "generated" in step:
+                generated[step["generated"]]()
+            else:
+                table = step["table"]
+                self.wr.paragraph("TableText", table["caption"], keep_next=True)
+                rows = [[self.fmt(cell) for cell in row] for row in table["rows"]]
+                self.wr.table(
+                    table["columns"], rows, table["widths"], right_align=table.get("right align", ())
+                )
+
     # -- front matter and body ---------------------------------------------------------------
 
     def front_matter(self) -> None:
@@ -1137,50 +1161,10 @@ class Renderer:
         """Schedule 1: general service terms, then one Part per service module."""
         self.schedule_title("services")
         self.restart()
-        self.s1("Overview")
-        self.s2(
-            "This Schedule describes the Services. Each Part of this Schedule describes one "
-            "service module, which the Supplier shall provide from the date on which the "
-            "Customer confirms in writing that the go-live milestone for that Part has been "
-            "achieved."
-        )
-        self.s2("The service modules at the Commencement Date are:")
-        self.bullets(listify([f"Part {m.letter}: {m.name}" for m in modules]))
-        self.s2(
-            "Further service modules may be added by a Statement of Work, which shall set out "
-            "the service description, Service Levels and Charges for the module in the form "
-            "of the Parts of this Schedule and of {sch_charges}."
-        )
-        self.s1("Service hours and support")
-        self.s2(
-            "\u201c**Service Hours**\u201d means 07:00 to 20:00 on each Business Day, save that "
-            "for any service module that processes payment or fraud data the Service Hours "
-            "are 24 hours a day on every day of the year."
-        )
-        self.s2(
-            "The Supplier shall operate a service desk during Service Hours which the Customer "
-            "may contact by telephone, by email or through the Supplier\u2019s service portal. "
-            "The Supplier shall assign a severity to each incident as follows:"
-        )
-        self.s3(
-            [
-                "**Severity 1**: the Services, or a material part of them, are unavailable or "
-                "materially degraded, or Customer Data may have been compromised;",
-                "**Severity 2**: a material function of the Services is unavailable or degraded but "
-                "a reasonable workaround exists; and",
-                "**Severity 3**: any other incident, including a defect in documentation.",
-            ]
-        )
-        self.s1("Service Credits")
-        self.s2(
-            "Where the Supplier fails to meet a Service Level in a month, the Service Credit "
-            "shown against it in the relevant Part shall apply. Service Credits are "
-            "calculated as a percentage of the monthly Charges for that Part."
-        )
-        self.s2(
-            "If the Supplier fails to meet the same Service Level in three consecutive months, "
-            "or in any four months in a rolling period of twelve months, that failure shall "
-            "constitute a material breach for the purposes of clause {cl_termination}.1(a)."
+        module_list = [f"Part {m.letter}: {m.name}" for m in modules]
+        self.steps(
+            TEXT["services schedule"],
+            {"list of service modules": lambda: self.bullets(listify(module_list))},
         )
         for module in modules:
             self.module_services(module)
@@ -1492,14 +1476,16 @@ class Renderer:
 
     def schedule_charges(self, modules: list[Module], detailed: bool) -> None:
         """Schedule 2: fee summary table with a total row, rate card, and (large) per-Part fees."""
-        wr = self.wr
         self.schedule_title("charges")
         self.restart()
-        self.s1("Charges")
-        self.s2(
-            "The Charges for the Services are set out in Table 2.1. All amounts are in pounds "
-            "sterling and exclusive of VAT."
-        )
+        self.steps(TEXT["charges schedule"], {"summary of charges": lambda: self._charges_table(modules)})
+        if detailed:
+            for m in modules:
+                self.module_charges(m)
+
+    def _charges_table(self, modules: list[Module]) -> None:
+        """Table 2.1: each Part's seeded fees, the fixed extras, and the totals."""
+        wr = self.wr
         rows = []
         totals = [0, 0, 0]
         for m in modules:
@@ -1524,45 +1510,6 @@ class Renderer:
             total=["", "Total"] + [money(v) for v in totals],
             right_align=[2, 3, 4],
         )
-        self.s2(
-            "The implementation charge for each Part shall be invoiced in three instalments: "
-            "30 per cent on signature of this Agreement, 40 per cent on completion of user "
-            "acceptance testing and 30 per cent on achievement of the go-live milestone."
-        )
-        self.s2(
-            "The annual charge for each Part shall be invoiced in equal monthly instalments in "
-            "arrears from the go-live date for that Part."
-        )
-        self.s1("Rate card")
-        self.s2(
-            "Additional services agreed under clause {cl_change} shall be charged at the day "
-            "rates in Table 2.2[+, which are fixed for the Initial Term+]."
-        )
-        wr.paragraph("TableText", "**Table 2.2: Day rates**", keep_next=True)
-        wr.table(
-            ["Role", "Day rate"],
-            [
-                ["Engagement partner", money(1_850)],
-                ["Solution architect", money(1_250)],
-                ["Data scientist", money(1_050)],
-                ["Senior data engineer", money(950)],
-                ["Project manager", money(900)],
-                ["Business analyst", money(800)],
-                ["Test analyst", money(650)],
-            ],
-            [6026, 3000],
-            right_align=[1],
-        )
-        self.s1("Expenses")
-        self.s2(
-            "The Charges include all costs and expenses of the Supplier. The Customer shall "
-            "reimburse travel and subsistence expenses only where it has approved them in "
-            "advance in writing and they are incurred in accordance with the Customer\u2019s "
-            "expenses policy."
-        )
-        if detailed:
-            for m in modules:
-                self.module_charges(m)
 
     def module_charges(self, m: Module) -> None:
         """Per-Part fee breakdown (large contracts only): a year-by-year table with a total."""
@@ -1637,25 +1584,10 @@ class Renderer:
 
 
 def extended_schedule(r: Renderer, key: str) -> None:
-    """One of the schedules a large contract adds (security, exit, governance, data processing).
-
-    Its wording is a list of steps in the text file: a numbered ``heading`` ("1."), a
-    ``paragraph`` ("1.1"), ``items`` ("(a)"), or a ``table`` with its caption.
-    """
+    """One of the schedules a large contract adds (security, exit, governance, data processing)."""
     r.schedule_title(key)
     r.restart()
-    for step in TEXT["extended schedules"][key]["content"]:
-        if "heading" in step:
-            r.s1(step["heading"])
-        elif "paragraph" in step:
-            r.s2(step["paragraph"])
-        elif "items" in step:
-            r.s3(step["items"])
-        else:
-            table = step["table"]
-            r.wr.paragraph("TableText", table["caption"], keep_next=True)
-            rows = [[r.fmt(cell) for cell in row] for row in table["rows"]]
-            r.wr.table(table["columns"], rows, table["widths"])
+    r.steps(TEXT["extended schedules"][key]["content"], {})
 
 
 # --------------------------------------------------------------------------------------------
