@@ -1060,61 +1060,16 @@ class Renderer:
 
     def front_matter(self) -> None:
         """Cover page, parties and background, as on an English law firm's agreement."""
-        wr = self.wr
-        for _ in range(4):
-            wr.paragraph("CoverText", "")
-        wr.paragraph("CoverText", "Dated\t[\u25cf] 2025")
-        wr.paragraph("CoverText", "")
-        wr.paragraph("CoverText", f"(1)\t**{SUPPLIER.upper()}**")
-        wr.paragraph("CoverText", "and")
-        wr.paragraph("CoverText", f"(2)\t**{CUSTOMER.upper()}**")
-        wr.paragraph("CoverTitle", "Master Services Agreement")
-        wr.paragraph(
-            "CoverText", "relating to the provision of data analytics and managed analytics services"
-        )
-        for _ in range(6):
-            wr.paragraph("CoverText", "")
-        wr.paragraph(
-            "CoverText",
-            "Draft 3: incorporating Harbour Bank comments of 14 March 2025. "
-            "Subject to contract and privileged.",
-        )
-        wr.page_break()
-        wr.paragraph("Normal", "**THIS AGREEMENT** is dated [\u25cf] 2025")
-        wr.paragraph("PartHeading", "Parties")
-        wr.paragraph(
-            "Party",
-            f"**{SUPPLIER.upper()}** incorporated and registered in England and "
-            "Wales with company number 09417736 whose registered office is at 40 Canal "
-            "Street, Manchester M1 3WD (the \u201c**Supplier**\u201d); and",
-        )
-        wr.paragraph(
-            "Party",
-            f"**{CUSTOMER.upper()}** incorporated and registered in England and "
-            "Wales with company number 02065874 whose registered office is at 1 Harbour "
-            "Square, London E14 5HB (the \u201c**Customer**\u201d).",
-        )
-        wr.paragraph("PartHeading", "Background")
-        wr.paragraph(
-            "Recital",
-            "The Supplier provides data analytics platforms, data services "
-            "and managed analytics services to regulated financial institutions.",
-        )
-        wr.paragraph(
-            "Recital",
-            "The Customer wishes to obtain, and the Supplier has agreed to "
-            "provide, certain of those services on the terms of this Agreement, "
-            "following the Customer\u2019s competitive procurement process.",
-        )
-        wr.paragraph(
-            "Recital",
-            "The Customer has assessed the arrangements under this Agreement "
-            "as a material outsourcing[^Within the meaning of PRA Supervisory Statement "
-            "SS2/21 \u201cOutsourcing and third party risk management\u201d (March "
-            "2021).^], and the parties have agreed terms intended to meet the "
-            "Customer\u2019s regulatory obligations in respect of it.",
-        )
-        wr.paragraph("PartHeading", "Agreed terms")
+        self._styled_paragraphs(TEXT["cover page"])
+        self.wr.page_break()
+        self._styled_paragraphs(TEXT["opening"])
+
+    def _styled_paragraphs(self, paragraphs: Sequence[dict[str, str]]) -> None:
+        """Paragraphs written as ``style: text``, the parties' names filled in in capitals."""
+        parties = {"supplier": SUPPLIER.upper(), "customer": CUSTOMER.upper()}
+        for paragraph in paragraphs:
+            ((style, text),) = paragraph.items()
+            self.wr.paragraph(style, text.format_map(parties))
 
     def body(self) -> None:
         """All articles: Heading 1 articles, Heading 2 clauses, (a)/(i) items, definitions."""
