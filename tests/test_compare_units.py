@@ -102,3 +102,12 @@ def test_a_paragraph_moved_into_a_new_table_is_deleted_and_the_table_inserted() 
 )
 def test_a_longer_or_shorter_space_is_the_space_alone(old: str, new: str, hunk: Hunk) -> None:
     assert word_diff(old, new) == [hunk]
+
+
+def test_a_line_break_added_inside_a_paragraph() -> None:
+    """The comparison key reads a line break as a space; the redline still writes it."""
+    a = make_docx(p("First line. Second line."))
+    b = make_docx(p(runs="<w:r><w:t>First line.</w:t><w:br/><w:t>Second line.</w:t></w:r>"))
+    for x, y, out in _both_ways(a, b):
+        _round_trips(x, y, out)
+        assert next(_body(out["buffer"]).iter(W + "br")) is not None

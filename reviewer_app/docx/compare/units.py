@@ -10,8 +10,8 @@ id (each package numbers those its own way). A text box's paragraphs are a story
 The redline writes words through the edit engine and units whole (:mod:`.unit_changes`); a unit
 difference it cannot write (a chart, a unit of a moved paragraph) is named by :func:`unit_report`,
 with its place, for the redline's report (a difference left out must never be silent). A space
-turned non-breaking is a text change (:func:`spaces_differ`): the comparison key reads both as a
-space.
+turned non-breaking, or a line break or tab added or removed, is a text change
+(:func:`spaces_differ`): the comparison key reads all of them as one space.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ _DELETED = frozenset((W + "del", W + "moveFrom"))
 #: How a unit reads in a report.
 _NAMES = {"equation": "an equation", "picture": "a picture", "text box": "a text box", "drawing": "a drawing"}
 _EXCERPT = 40
+_SHOWN_SPACES = frozenset("\u00a0\u202f\n\t")
 
 
 class UnitReader:
@@ -96,17 +97,29 @@ def _kind(unit: str) -> str:
     return unit.split(" ", 1)[0] if not unit.startswith("text box") else "text box"
 
 
-def _nbsp_places(text: str) -> list[int]:
-    """Where ``text`` has non-breaking spaces, counted in words (what a normalized key hides)."""
-    if "\u00a0" not in text and "\u202f" not in text:
+def _space_places(text: str) -> list[tuple[int, str]]:
+    """Where ``text`` has white space a reader sees as more than a space (a non-breaking space, a
+    line break, a tab), with the number of words before each: what a normalized key hides."""
+    if not any(ch in text for ch in _SHOWN_SPACES):
         return []
-    return [len(text[:i].split()) for i, ch in enumerate(text) if ch in "\u00a0\u202f"]
+    places: list[tuple[int, str]] = []
+    words, in_word = 0, False
+    for ch in text:
+        if ch in _SHOWN_SPACES:
+            places.append((words, ch))
+            in_word = False
+        elif ch.isspace():
+            in_word = False
+        elif not in_word:
+            words, in_word = words + 1, True
+    return places
 
 
 def spaces_differ(base: str, revised: str) -> bool:
-    """Whether two texts of one comparison key differ in their non-breaking spaces (the key reads
-    them as spaces, but "art.\u00a012" is written so the number never starts a line)."""
-    return _nbsp_places(base) != _nbsp_places(revised)
+    """Whether two texts of one comparison key differ in white space a reader sees: the key reads
+    all white space as one space, but "art.\u00a012" is written so the number never starts a
+    line, and a line break added inside a paragraph (or a blank line in it) is a new line."""
+    return _space_places(base) != _space_places(revised)
 
 
 def _excerpt(text: str) -> str:
