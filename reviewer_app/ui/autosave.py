@@ -5,7 +5,10 @@ after each change (a burst of accepts writes once) and on a timer as a retry, on
 document has unsaved changes; a save, a close or undoing back to the saved state removes the
 copy, because the file on disk is then the truth. A document that opens already modified (a
 restored copy) is written at once, so the leftover it came from can go. Serializing the
-300-page contract takes about 80 ms, short enough to do on the UI thread without a visible stall.
+300-page contract takes 80-500 ms on the UI thread (the tree cannot be read from another thread
+while it is edited): after typing the copy waits for a longer pause (five seconds), so a person
+who stops for a second between phrases does not find their next keys stalled; the periodic
+write still catches a long burst.
 
 :class:`LockKeeper` holds the lock file of the document the controller has open and follows it
 through Save As and close. Opening goes through it so the lock is taken before the document
@@ -31,6 +34,7 @@ log = logging.getLogger(__name__)
 
 DEFAULT_INTERVAL_S = 60.0
 DEFAULT_DEBOUNCE_MS = 1000
+DEFAULT_TYPING_PAUSE_MS = 5000
 
 
 class Autosaver(QObject):
@@ -48,6 +52,7 @@ class Autosaver(QObject):
         interval_s: float = DEFAULT_INTERVAL_S,
         *,
         debounce_ms: int = DEFAULT_DEBOUNCE_MS,
+        typing_pause_ms: int = DEFAULT_TYPING_PAUSE_MS,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent if parent is not None else controller)
@@ -57,6 +62,7 @@ class Autosaver(QObject):
         self._dirty = False
         #: how long the last write took, serialization included (ms)
         self.last_write_ms = 0.0
+        self._debounce_ms, self._typing_pause_ms = debounce_ms, typing_pause_ms
         self._debounce = QTimer(self, singleShot=True, interval=debounce_ms)
         self._debounce.timeout.connect(self.write_now)
         self._interval = QTimer(self)
@@ -126,7 +132,7 @@ class Autosaver(QObject):
     def _changed(self, _blocks: object) -> None:
         if self._controller.is_modified():
             self._dirty = True
-            self._debounce.start()
+            self._debounce.start(self._typing_pause_ms if self._controller.typing else self._debounce_ms)
 
     def _modified_changed(self, modified: bool) -> None:
         if not modified:

@@ -163,6 +163,9 @@ class DocumentController(QObject):
         self.untitled_name = "Untitled.docx"
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(self._clean_changed)
+        #: the act ``document_changed`` announces is part of a burst of typing (it has a ``join``
+        #: key): views too costly to update on every key (the Changes list) may wait for a pause
+        self.typing = False
 
     def __del__(self) -> None:
         """Delete the undo history while every part of it is still whole.
@@ -312,7 +315,11 @@ class DocumentController(QObject):
         blocks = frozenset(touched) if touched is not None else None
         step = queue_step(result) if queue_step is not None else None
         self.undo_stack.push(_ActCommand(self, label, entry, blocks, step, join))
-        self.document_changed.emit(blocks)
+        self.typing = join is not None
+        try:
+            self.document_changed.emit(blocks)
+        finally:
+            self.typing = False
         self._emit_modified()
         return result
 

@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from PySide6.QtCore import QItemSelection, QItemSelectionModel, QPoint, Qt, Signal
+from PySide6.QtCore import QItemSelection, QItemSelectionModel, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -56,6 +56,10 @@ from .redline_model import (
 )
 
 log = logging.getLogger(__name__)
+
+#: how long typing pauses before the list is rebuilt (listing every change costs ~100 ms on a
+#: 300-page contract: more than a keystroke may take)
+TYPING_PAUSE_MS = 400
 
 #: the first entry of the Accept all / Reject all menus (one and many), keyed by "accept"
 _EVERYTHING = {
@@ -89,9 +93,12 @@ class RedlinePanel(QWidget):
         #: seconds the last rebuild took (the panel keeps it under ~50 ms on a 300-page contract)
         self.last_refresh_seconds = 0.0
         self.model = RedlineModel(self)
+        #: a rebuild waiting for the person to stop typing (see :meth:`_document_changed`)
+        self._after_typing = QTimer(self, singleShot=True, interval=TYPING_PAUSE_MS)
+        self._after_typing.timeout.connect(self.refresh)
         self._build()
         controller.document_loaded.connect(self._document_loaded)
-        controller.document_changed.connect(self.refresh)
+        controller.document_changed.connect(self._document_changed)
         self.refresh()
 
     # ------------------------------------------------------------------ widgets
@@ -179,6 +186,7 @@ class RedlinePanel(QWidget):
         return button
 
     def _fill_all_menu(self, menu: QMenu, accept: bool) -> None:
+        self._settle()
         menu.clear()
         total = len(self.model.all_rows)
         everything = count_text(total, *_EVERYTHING[accept])
@@ -220,8 +228,22 @@ class RedlinePanel(QWidget):
         self.model.set_filter(None, None, "")
         self.refresh()
 
+    def _document_changed(self, _touched: object = None) -> None:
+        """Rebuild now, or once typing pauses: the list follows a burst of keys when the person
+        stops, so no keystroke waits for every change to be listed again."""
+        if self._controller.typing:
+            self._after_typing.start()
+        else:
+            self.refresh()
+
+    def _settle(self) -> None:
+        """Rebuild now if typing left the list behind: before the person's acts and lookups."""
+        if self._after_typing.isActive():
+            self.refresh()
+
     def refresh(self, _touched: object = None) -> None:
         """Rebuild the list from the document, keeping the selection and the scroll position."""
+        self._after_typing.stop()
         started = time.perf_counter()
         previous = self.model.shown_ids()
         selected = self.selected_ids()
@@ -365,6 +387,7 @@ class RedlinePanel(QWidget):
         A change hidden by the filters clears them: the person asked to see that change.
         Returns False when the document has no such change.
         """
+        self._settle()
         if self.model.row_of(change_id) is None:
             if all(row.id != change_id for row in self.model.all_rows):
                 return False
@@ -406,6 +429,7 @@ class RedlinePanel(QWidget):
         return self._step(-1)
 
     def _step(self, delta: int) -> str | None:
+        self._settle()
         count = self.model.rowCount()
         if count == 0:
             return None
@@ -422,28 +446,34 @@ class RedlinePanel(QWidget):
     # ------------------------------------------------------------------ acts (through the controller)
     def accept_selected(self) -> int:
         """Accept the selected changes as one Undo step; returns how many were accepted."""
+        self._settle()
         ids = self.selected_ids()
         return self._controller.accept_changes(ids) if ids else 0
 
     def reject_selected(self) -> int:
         """Reject the selected changes as one Undo step; returns how many were rejected."""
+        self._settle()
         ids = self.selected_ids()
         return self._controller.reject_changes(ids) if ids else 0
 
     def accept_all(self, author: str | None = None) -> int:
         """Accept every change in the document (or every change by ``author``), whatever the filters."""
+        self._settle()
         return self._controller.accept_all(author) if self.model.all_rows else 0
 
     def reject_all(self, author: str | None = None) -> int:
         """Reject every change in the document (or every change by ``author``), whatever the filters."""
+        self._settle()
         return self._controller.reject_all(author) if self.model.all_rows else 0
 
     def accept_recommended(self) -> int:
         """Accept exactly the changes the agent recommends accepting, as one Undo step."""
+        self._settle()
         ids = self.model.recommended("accept")
         return self._controller.accept_changes(ids) if ids else 0
 
     def reject_recommended(self) -> int:
         """Reject exactly the changes the agent recommends rejecting, as one Undo step."""
+        self._settle()
         ids = self.model.recommended("reject")
         return self._controller.reject_changes(ids) if ids else 0
