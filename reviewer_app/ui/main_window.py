@@ -103,6 +103,7 @@ class MainWindow(QMainWindow):
         self.docks = build_docks(self)
         self.triage = TriageCommand(self)
         self._build_status_bar()
+        self.docks.redline.refreshed.connect(self._show_change_count)
         self._connect()
         self.sync_theme_actions()
         self._refresh_chrome()
@@ -426,11 +427,16 @@ class MainWindow(QMainWindow):
             return
         self.setWindowTitle(self.tr("{name}[*] — Reviewer").format(name=self.document_name()))
         self.setWindowModified(self.controller.is_modified())
-        # every story's changes, as the Changes panel lists them (changes() is the main story only)
-        count = len(self.controller.reviewer.change_details())
-        self.changes_label.setText(count_text(count, "{n} change", "{n} changes"))
+        self._show_change_count()
         self._refresh_pages()
         self._refresh_model_status()
+
+    def _show_change_count(self) -> None:
+        """Every story's changes, as the Changes panel lists them: counted when the panel lists
+        them again (while typing, once it pauses), not by listing every change once more here."""
+        if self.controller.reviewer is not None:
+            count = len(self.docks.redline.model.all_rows)
+            self.changes_label.setText(count_text(count, "{n} change", "{n} changes"))
 
     def _refresh_pages(self) -> None:
         view = self.page_view

@@ -73,6 +73,8 @@ class RedlinePanel(QWidget):
 
     #: the person picked this change here (the page view shows it)
     change_selected = Signal(str)
+    #: the list was rebuilt from the document (the status bar counts its rows)
+    refreshed = Signal()
 
     def __init__(
         self,
@@ -263,6 +265,7 @@ class RedlinePanel(QWidget):
         log.debug(
             "redline panel: %d changes in %.1f ms", len(self.model.all_rows), 1000 * self.last_refresh_seconds
         )
+        self.refreshed.emit()
         if moved_to is not None:
             self._announce(moved_to)
 
