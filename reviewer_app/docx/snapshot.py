@@ -159,6 +159,9 @@ class SnapshotCache:
         self._counts: Counter[str] = Counter()
         self._ids_by_hash: dict[str, set[str]] = {}
         self._position: dict[etree._Element, int] = {}
+        #: position of each block id, shared by the snapshots until the structure changes (a
+        #: re-read paragraph keeps its id and place, so a keystroke need not map 10,000 ids again)
+        self._index: dict[str, int] | None = None
         self._current: tuple[int, Snapshot] | None = None
         self.version = 0
 
@@ -171,6 +174,9 @@ class SnapshotCache:
         assert self._blocks is not None
         version = self.version
         snapshot = Snapshot(list(self._blocks), lambda: self._anchors_copy(version))
+        if self._index is None:
+            self._index = {b.id: i for i, b in enumerate(self._blocks)}
+        snapshot.memo("positions", lambda _snap: self._index)  # never changed: replaced on invalidate
         self._current = (version, snapshot)
         return snapshot
 
@@ -190,6 +196,7 @@ class SnapshotCache:
         """Drop everything: the next snapshot walks the whole story again."""
         self._blocks = None
         self._anchors = None
+        self._index = None
         self.version += 1
 
     def paragraphs_changed(self, paragraphs: Iterable[etree._Element]) -> None:
@@ -251,4 +258,5 @@ class SnapshotCache:
     def _rebuild(self) -> None:
         self._blocks = self._build()
         self._anchors = None
+        self._index = None
         self._position = {b.element: i for i, b in enumerate(self._blocks) if b.element is not None}
