@@ -206,3 +206,24 @@ def test_a_page_with_more_comments_than_its_column_holds_keeps_them_all_on_the_p
     render_pdf(reviewer, out, layout=layout)
     text = " ".join(pdf_text(out).split())
     assert all(f"end-of-note-{i}" in text for i in range(1, 13))
+
+
+def test_letter_pairs_are_kerned_only_where_the_run_asks_as_in_word(qapp) -> None:
+    """Word kerns a run only with ``w:kern`` (from that size on); kerning every run made our lines
+    narrower than Word's, so justified contracts broke their lines a word later than LibreOffice."""
+    text = "AVA Tower, WAVY Yves: To LAVA"
+    kern = {"plain": "", "kerned": '<w:kern w:val="2"/>', "below its size": '<w:kern w:val="48"/>'}
+    runs = "".join(
+        f'<w:p><w:r><w:rPr><w:rFonts w:ascii="Arial" w:hAnsi="Arial"/>{k}</w:rPr><w:t>{text}</w:t></w:r></w:p>'
+        for k in kern.values()
+    )
+    document = PagedLayout(DocxReviewer.from_bytes(make_docx(runs)), "all").build_all().docs[0].document
+    widths = []
+    block = document.begin()
+    while block.isValid():
+        if block.text() == text:
+            widths.append(block.layout().lineAt(0).naturalTextWidth())
+        block = block.next()
+    plain, kerned, below = widths
+    assert kerned < plain * 0.98
+    assert below == plain

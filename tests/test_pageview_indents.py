@@ -79,3 +79,39 @@ def test_a_table_with_a_negative_indent_starts_in_the_margin(qapp) -> None:
     lender = next(b for b in _blocks(layout) if b.text() == "Lender")
     left, right = _line_edges(layout, lender)[0]
     assert (left, right) == (COLUMN_LEFT - 360, COLUMN_LEFT - 360 + 2000)
+
+
+def test_a_tab_after_a_hanging_first_line_stops_at_the_left_indent(qapp) -> None:
+    """Word's hanging indent is a tab stop even at the column's edge (``w:hanging`` with no
+    ``w:left``): a drafting note that starts with a tab begins there, not at the next explicit stop."""
+    runs = '<w:r><w:tab/></w:r><w:r><w:t xml:space="preserve">[ drafting note: delete this section. ]</w:t></w:r>'
+    ppr = '<w:tabs><w:tab w:val="left" w:pos="519"/></w:tabs><w:ind w:hanging="114"/>'
+    layout = _layout(p(ppr=ppr, runs=runs))
+    (block,) = _blocks(layout)
+    rect = layout.docs[0].document.documentLayout().blockBoundingRect(block)
+    line = block.layout().lineAt(0)
+    note_x = rect.x() + line.cursorToX(block.text().index("["))[0]
+    assert note_x == COLUMN_LEFT
+
+
+def test_right_justified_list_labels_end_at_the_number_position_and_the_text_starts_at_the_tab(qapp) -> None:
+    """``w:lvlJc="right"`` (roman sub-items: "(ii)", "(iii)"): every label ends where the number
+    position is, so the labels line up on their right edge, and the clause text after the tab starts
+    at the same place in every item, as in Word."""
+    numbering = (
+        '<w:abstractNum w:abstractNumId="0"><w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="lowerRoman"/>'
+        '<w:lvlText w:val="(%1)"/><w:lvlJc w:val="right"/><w:pPr><w:ind w:left="1440" w:hanging="360"/></w:pPr>'
+        '</w:lvl></w:abstractNum><w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num>'
+    )
+    ppr = '<w:numPr><w:ilvl w:val="0"/><w:numId w:val="1"/></w:numPr>'
+    body = "".join(p(f"Clause {n} applies.", ppr=ppr) for n in range(1, 4))
+    layout = PagedLayout(DocxReviewer.from_bytes(make_docx(body, numbering=numbering)), "all").build_all()
+    label_ends, text_starts = set(), set()
+    for block in _blocks(layout):
+        rect = layout.docs[0].document.documentLayout().blockBoundingRect(block)
+        line = block.layout().lineAt(0)
+        tab = block.text().index("\t")
+        label_ends.add(round(rect.x() + line.cursorToX(tab)[0], 1))
+        text_starts.add(round(rect.x() + line.cursorToX(block.text().index("Clause"))[0], 1))
+    assert label_ends == {COLUMN_LEFT + 540}  # the number position: left 1440 less the hanging 360
+    assert text_starts == {COLUMN_LEFT + 720}  # the hanging indent's stop

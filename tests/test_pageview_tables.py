@@ -102,6 +102,25 @@ def test_grid_span_and_grid_before_share_the_grid_columns(qapp, tmp_path: Path) 
     assert delta == pytest.approx(bravo, abs=2)  # gridBefore skips the first grid column
 
 
+def test_a_cell_spanning_into_a_sliver_column_keeps_its_width(qapp, tmp_path: Path) -> None:
+    """Common Paper's cover tables: a 10-twip grid column that one row leaves empty (gridAfter)
+    and another spans into. The spanning cell's text wraps at its own right edge, within the
+    text column, instead of the sliver growing and the table running past the right margin."""
+    words = "Engage in the following promotional activities: {company_promotional_activities_detail}"
+    body = _table(
+        '<w:tblW w:w="9360" w:type="dxa"/><w:tblLayout w:type="fixed"/>',
+        [3000, 6350, 10],
+        _tr(_tc("Business Terms", '<w:gridSpan w:val="2"/>'), trpr='<w:gridAfter w:val="1"/>')
+        + _tr(_tc("Obligations"), _tc(words * 2, '<w:gridSpan w:val="2"/>')),
+    )
+    layout = _layout(tmp_path, body)
+    document = layout.docs[0].document
+    block = document.find(words).block()
+    text_box = document.documentLayout().blockBoundingRect(block)
+    assert text_box.left() / TWIPS == pytest.approx(MARGIN + 3000 + 108, abs=2)
+    assert text_box.right() / TWIPS == pytest.approx(MARGIN + 9360 - 108, abs=12)  # the sliver's 10
+
+
 def test_vertical_merge_is_one_cell_over_its_rows(qapp, tmp_path: Path) -> None:
     restart, cont = '<w:vMerge w:val="restart"/>', "<w:vMerge/>"
     body = _table(

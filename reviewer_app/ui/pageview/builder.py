@@ -30,6 +30,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import (
     QBrush,
     QColor,
+    QFontMetricsF,
     QTextBlockFormat,
     QTextCharFormat,
     QTextCursor,
@@ -66,6 +67,8 @@ __all__ = [
 _DELETED = frozenset((W + "del", W + "moveFrom"))
 _INSERTED = frozenset((W + "ins", W + "moveTo"))
 _SUFFIX = {"tab": "\t", "space": " "}
+#: share of a list label's width set left of the number position, by ``w:lvlJc``
+_LABEL_SHIFT = {"right": 1.0, "end": 1.0, "center": 0.5}
 _ALT_CHUNK, _TR, _DRAWING = W + "altChunk", W + "tr", W + "drawing"
 _FOOTNOTE_REF, _ENDNOTE_REF = W + "footnoteReference", W + "endnoteReference"
 _BULLET_FONTS = frozenset(("symbol", "wingdings", "wingdings 2", "wingdings 3", "webdings"))
@@ -204,9 +207,16 @@ class StoryBuilder:
             (leader for _pos, _kind, leader in props.tabs if leader not in ("none", "")), None
         )
         label = shown_label(block)
+        label_shift = 0.0
         if label and numbering is not None:
-            self._label(cursor, label, numbering, mark_rpr, mark_props, style_id, table_style, in_table)
+            label_shift = self._label(
+                cursor, label, numbering, mark_rpr, mark_props, style_id, table_style, in_table
+            )
         self._segments(cursor, walk, record, style_id, table_style, in_table, props, mark_format, bottom)
+        if label_shift and fixed_format is None:
+            bleed = self._bleed(in_table)
+            block_format = ctx.factory.block(props, top, bottom, flow.page_break, 1.0, bleed, label_shift)
+            cursor.setBlockFormat(block_format)
         if (
             after_table or (following is not None and following.tag in (_TBL, TablePart.tag))
         ) and cursor.block().length() <= 1:
@@ -236,17 +246,23 @@ class StoryBuilder:
         style_id: str | None,
         table_style: str | None,
         in_table: bool,
-    ) -> None:
+    ) -> float:
+        """Insert the list label; how far (LU) it reaches left of the number position: Word sets a
+        right-justified label (``w:lvlJc="right"``, "(iii)" ending where "(ii)" ends) left of
+        it, a centred one half its width."""
         ctx = self.ctx
         level = ctx.resolver.document.numbering.level(*numbering)
         if level is not None and level.hidden:
-            return
+            return 0.0
         lvl = ctx.resolver.numbering_level(*numbering)
         lvl_rpr = lvl.find(_RPR) if lvl is not None else None
         props = ctx.resolver.run(mark_rpr, style_id, table_style, in_table, extra=lvl_rpr)
         family = mark_props.font if props.font.lower() in _BULLET_FONTS else None
         suffix = _SUFFIX.get(level.suffix if level is not None else "tab", "")
-        cursor.insertText(label + suffix, ctx.factory.char(props, "label", family=family, on_dark=self._dark))
+        label_format = ctx.factory.char(props, "label", family=family, on_dark=self._dark)
+        cursor.insertText(label + suffix, label_format)
+        share = _LABEL_SHIFT.get(level.jc if level is not None else None, 0.0)
+        return share * QFontMetricsF(label_format.font()).horizontalAdvance(label) if share else 0.0
 
     def _segments(
         self,
@@ -423,14 +439,14 @@ class StoryBuilder:
             # Qt counts a table's margins inside its width: the table grows by its left margin
             # so the columns keep their widths
             table_format.setWidth(QTextLength(QTextLength.Type.FixedLength, left + sum(formats.widths)))
-        columns = formats.columns
+        columns = len(formats.qt_columns)
         cells = [c for row in grid.rows[first:stop] for c in row.cells if c.col < columns]
-        table = cursor.insertTable(stop - first, columns, table_format)
+        table = cursor.insertTable(stop - first, len(formats.qt_widths), table_format)
         for cell in cells:
             span_rows = min(cell.row_span, stop - cell.row)
-            span_columns = min(cell.column_span, columns - cell.col)
+            column, span_columns = formats.qt_span(cell)
             if (span_rows > 1 or span_columns > 1) and not cell.covered:
-                table.mergeCells(cell.row - first, cell.col, span_rows, span_columns)
+                table.mergeCells(cell.row - first, column, span_rows, span_columns)
         outer_width = ctx.content_width
         try:
             for cell in cells:
@@ -449,7 +465,7 @@ class StoryBuilder:
         self, table: QTextTable, cell: GridCell, first: int, formats: TableFormats, style_id: str | None
     ) -> None:
         """Write one cell's content (a covered cell's text joins the cell that shows it)."""
-        qcell = table.cellAt(cell.row - first, cell.col)
+        qcell = table.cellAt(cell.row - first, formats.qt_span(cell)[0])
         if not qcell.isValid():
             return
         if cell.covered:

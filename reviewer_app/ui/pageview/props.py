@@ -78,6 +78,8 @@ class RunProps:
     vert_align: str | None = None
     hidden: bool = False
     char_spacing: int = 0
+    #: ``w:kern``: kern letter pairs from this size on (half-points); 0 = never, as Word does by default.
+    kern_from_hp: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +189,8 @@ def parse_rpr(rpr: etree._Element | None, themes: dict[str, str]) -> dict[str, A
             out["vert_align"] = value if value in ("superscript", "subscript") else None
         elif name == "spacing":
             out["char_spacing"] = int_attr(child, "val") or 0
+        elif name == "kern":
+            out["kern_from_hp"] = max(0, int_attr(child, "val") or 0)
     return out
 
 

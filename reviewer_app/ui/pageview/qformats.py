@@ -81,17 +81,21 @@ def font_scale() -> float:
     return LU_PER_INCH / (dpi or 96)
 
 
-def make_font(family: str, size_pt: float, scale: float, bold: bool = False, italic: bool = False) -> QFont:
+def make_font(
+    family: str, size_pt: float, scale: float, bold: bool = False, italic: bool = False, kerning: bool = False
+) -> QFont:
     """A QFont for ``family`` at ``size_pt``, its bundled metric-compatible stand-in as fallback.
 
-    Ligatures are off, as in Word, so the PDF's text reads back letter for letter.
+    Ligatures are off, as in Word, so the PDF's text reads back letter for letter. Pair kerning is
+    off unless asked for: Word kerns only runs with ``w:kern``, and kerned text is narrower, so lines
+    of a justified contract took one word more than Word's and LibreOffice's.
     """
     font = without_ligatures(QFont())
     font.setFamilies(families_for(family))
     font.setPointSizeF(max(1.0, size_pt) * scale)
     font.setBold(bold)
     font.setItalic(italic)
-    font.setKerning(True)
+    font.setKerning(kerning)
     return font
 
 
@@ -184,7 +188,8 @@ class FormatFactory:
         elif script == "ea":
             name = family or props.font_ea or props.font
         fmt = QTextCharFormat()
-        fmt.setFont(make_font(name, size, self.scale, props.bold, props.italic))
+        kerning = 0 < props.kern_from_hp <= size * 2
+        fmt.setFont(make_font(name, size, self.scale, props.bold, props.italic, kerning))
         if props.caps:
             fmt.setFontCapitalization(QFont.Capitalization.AllUppercase)
         elif props.small_caps:
@@ -228,19 +233,21 @@ class FormatFactory:
         page_break: bool = False,
         line_factor: float = 1.0,
         bleed: tuple[float, float] = (0.0, 0.0),
+        label_shift: float = 0.0,
     ) -> QTextBlockFormat:
         """The block format of a paragraph; ``before``/``after`` override its spacing (twips).
 
         ``bleed`` (LU, left and right) is how far the text frame reaches past the text column:
         the indents are measured from the column, so they grow by it, and a negative indent
         (``w:ind w:left="-720"``) takes the text into the page margin as in Word, where Qt's
-        own margins cannot go below zero.
+        own margins cannot go below zero. ``label_shift`` (LU) starts the first line that much
+        left of its indent for a right-justified or centred list label; its tab stops stay put.
         """
-        key = (id(props), before, after, page_break, line_factor, bleed)
+        key = (id(props), before, after, page_break, line_factor, bleed, label_shift)
         fmt = self._blocks.get(key)
         if fmt is None:
             self._alive[id(props)] = props
-            fmt = self._make_block(props, before, after, page_break, line_factor, bleed)
+            fmt = self._make_block(props, before, after, page_break, line_factor, bleed, label_shift)
             self._blocks[key] = fmt
         return fmt
 
@@ -252,6 +259,7 @@ class FormatFactory:
         page_break: bool,
         line_factor: float,
         bleed: tuple[float, float],
+        label_shift: float,
     ) -> QTextBlockFormat:
         fmt = QTextBlockFormat()
         fmt.setAlignment(alignment(props.align, props.bidi))
@@ -259,7 +267,7 @@ class FormatFactory:
             fmt.setLayoutDirection(Qt.LayoutDirection.RightToLeft)
         fmt.setLeftMargin(max(0.0, props.ind_left * TWIPS + bleed[0]))
         fmt.setRightMargin(max(0.0, props.ind_right * TWIPS + bleed[1]))
-        fmt.setTextIndent(props.ind_first * TWIPS)
+        fmt.setTextIndent(props.ind_first * TWIPS - label_shift)
         space_before = props.before if before is None else before
         space_after = props.after if after is None else after
         if props.before_auto and before is None:
@@ -275,7 +283,7 @@ class FormatFactory:
         elif props.line > 0 and (props.line != 240 or line_factor != 1.0):
             percent = props.line / 240 * 100 * line_factor
             fmt.setLineHeight(percent, QTextBlockFormat.LineHeightTypes.ProportionalHeight.value)
-        tabs = self._tabs(props)
+        tabs = self._tabs(props, label_shift)
         if tabs:
             fmt.setTabPositions(tabs)
         if page_break or props.page_break_before:
@@ -284,7 +292,7 @@ class FormatFactory:
             fmt.setBackground(QBrush(QColor("#" + props.shading)))
         return fmt
 
-    def _tabs(self, props: ParaProps) -> list[_QTextOption.Tab]:
+    def _tabs(self, props: ParaProps, label_shift: float) -> list[_QTextOption.Tab]:
         """Tab stops in Qt's terms.
 
         Word measures stops from the text column's left edge; Qt measures them from where the
@@ -294,14 +302,14 @@ class FormatFactory:
         a hanging indent (where a list item's text starts) and, past the last explicit stop,
         the default stops are added so they too land where Word puts them.
         """
-        origin = (props.ind_left + props.ind_first) * TWIPS
+        origin = (props.ind_left + props.ind_first) * TWIPS - label_shift
         stops: list[tuple[float, _QTextOption.TabType, str]] = []
         for pos, kind, _leader in props.tabs:
             tab_type = _TAB_KINDS.get(kind)
             qt_pos = pos * TWIPS - origin
             if tab_type is not None and qt_pos > 0:
                 stops.append((qt_pos, tab_type, "." if kind == "decimal" else ""))
-        if props.ind_first < 0 and props.ind_left > 0:
+        if props.ind_first < 0:
             hanging = props.ind_left * TWIPS - origin
             if all(abs(stop[0] - hanging) > 0.5 for stop in stops):
                 stops.append((hanging, _QTextOption.TabType.LeftTab, ""))

@@ -146,6 +146,11 @@ class TableFormats:
         self.columns = max(1, grid.column_count)
         #: grid column widths in layout units
         self.widths = [max(1, w) * TWIPS for w in grid.column_widths(available)]
+        #: the Qt column of each grid column (see :func:`_qt_columns`), and the Qt columns' widths
+        self.qt_columns = _qt_columns(grid, self.widths)
+        self.qt_widths = [0.0] * (self.qt_columns[-1] + 1 if self.qt_columns else 1)
+        for column, width in zip(self.qt_columns, self.widths, strict=True):
+            self.qt_widths[column] += width
         self.left = grid.left_edge(available, 0) * TWIPS
         self._cache = cache if cache is not None else {}
         # the table-wide part of every cell's cache key, reduced to one small int: hashing the
@@ -161,14 +166,20 @@ class TableFormats:
         fmt.setCellSpacing(0)
         fmt.setCellPadding(0)
         fmt.setMargin(0)
-        fmt.setColumnWidthConstraints([QTextLength(QTextLength.Type.FixedLength, w) for w in self.widths])
-        fmt.setWidth(QTextLength(QTextLength.Type.FixedLength, sum(self.widths)))
+        fmt.setColumnWidthConstraints([QTextLength(QTextLength.Type.FixedLength, w) for w in self.qt_widths])
+        fmt.setWidth(QTextLength(QTextLength.Type.FixedLength, sum(self.qt_widths)))
         if header_rows:
             fmt.setHeaderRowCount(header_rows)
         fmt.setLeftMargin(self.left)
         if page_break:
             fmt.setPageBreakPolicy(QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore)
         return fmt
+
+    def qt_span(self, cell: GridCell) -> tuple[int, int]:
+        """The Qt column a shown cell starts in and how many Qt columns it spans."""
+        first = self.qt_columns[cell.col]
+        last = min(cell.col + cell.column_span, len(self.qt_columns)) - 1
+        return first, self.qt_columns[last] - first + 1
 
     def span_width(self, cell: GridCell) -> float:
         """The width (LU) of the grid columns a shown cell covers, borders to borders."""
@@ -233,6 +244,31 @@ class TableFormats:
         fmt.setLeftPadding(margins["left"] * TWIPS)
         fmt.setRightPadding(margins["right"] * TWIPS)
         return fmt
+
+
+#: grid columns narrower than this (LU, one point) that cells only span into are joined to the one before
+_SLIVER = 10.0
+
+
+def _qt_columns(grid: TableGrid, widths: list[float]) -> list[int]:
+    """The Qt column of each grid column: a sliver that cells only span into joins the column before.
+
+    Word's grids carry slivers (a 10-twip column that only ``w:gridAfter`` and cells spanning
+    into it cover). Qt spreads a spanning cell's minimum width evenly over its columns and then
+    widens any column narrower than its share, so a sliver under a cell with a long word grew
+    to a tenth of the page and pushed the table past the right margin. A row that leaves the
+    sliver empty (``w:gridAfter``) ends that much wider instead, by less than :data:`_SLIVER`;
+    a wider sliver is kept (joining it would widen every such row by more than a point).
+    """
+    starts = {cell.col for cell in grid.cells()}
+    spanned = {col for cell in grid.cells() for col in range(cell.col + 1, cell.col + cell.column_span)}
+    mapping: list[int] = []
+    column = -1
+    for index, width in enumerate(widths):
+        if index == 0 or index in starts or index not in spanned or width >= _SLIVER:
+            column += 1
+        mapping.append(column)
+    return mapping
 
 
 _TOP = QTextTableCellFormat.VerticalAlignment.AlignTop
