@@ -20,6 +20,7 @@ from reviewer_app.ui.comment_thread_model import ThreadRow
 from reviewer_app.ui.comments_panel import CommentsPanel
 from reviewer_app.ui.document_controller import DocumentController
 from tests.checkers import schema_errors
+from tests.test_incremental_snapshot import assert_snapshot_fresh
 
 THREADS = 2000
 LIBREOFFICE_THREADS = 120
@@ -183,3 +184,43 @@ def test_delete_and_new_comment_among_2000_keep_the_list_in_document_order(
     assert panel.thread_ids() == [t["id"] for t in listed]
     assert controller.require().comments() == listed
     assert next(t for t in listed if t["id"] == added)["quote"] == block.text[4:20]
+
+
+def _send_new_comment(qtbot, panel: CommentsPanel, block_id: str, start: int, end: int, text: str) -> None:
+    """Select ``[start, end)`` of the block, click New comment, type ``text`` and press Ctrl+Enter."""
+    panel.selection_provider = lambda: (block_id, start, end)
+    qtbot.mouseClick(panel.new_button, Qt.MouseButton.LeftButton)
+    qtbot.keyClicks(panel.new_composer.editor, text)
+    qtbot.keyClick(panel.new_composer.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+
+
+def test_a_new_comment_among_2000_rereads_only_its_paragraph_and_equals_a_fresh_reading(
+    qtbot, panel: CommentsPanel, tmp_path: Path
+) -> None:
+    """New comment on a selected passage: the thread is listed where its passage is, the document
+    walks again only the commented paragraph (not the whole story), and both the comments listed
+    and the snapshot equal what a fresh reading of the saved file gives. (The contract has no
+    commentsExtensible.xml: the first new comment creates it, the second finds every part.)"""
+    controller = panel.controller
+    reviewer = controller.require()
+    long_blocks = [b for b in reviewer.snapshot().content_blocks() if len(b.text) > 40]
+    _send_new_comment(qtbot, panel, long_blocks[10].id, 0, 12, "First question.")
+    before = reviewer.snapshot()
+    block = before.block(long_blocks[-3].id)
+    assert block is not None
+
+    _send_new_comment(qtbot, panel, block.id, 5, 25, "Is this cap per year?")
+
+    added = panel.selected_comment()
+    assert added is not None and panel.thread_row(added).text == "Is this cap per year?"
+    after = reviewer.snapshot()
+    renewed = [b.id for b, old in zip(after.blocks, before.blocks, strict=True) if b is not old]
+    assert renewed == [block.id]
+    assert_snapshot_fresh(reviewer)
+    saved = Path(controller.save(tmp_path / "commented-again.docx"))
+    fresh = DocxReviewer.open(saved)
+    listed = fresh.comments()
+    assert reviewer.comments() == listed
+    assert panel.thread_ids() == [t["id"] for t in listed]
+    assert next(t for t in listed if t["id"] == added)["quote"] == block.text[5:25]
+    assert [b.text_hash for b in after.blocks] == [b.text_hash for b in fresh.snapshot().blocks]

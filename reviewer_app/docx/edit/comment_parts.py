@@ -59,6 +59,9 @@ PART_SPECS: tuple[PartSpec, ...] = (
     PartSpec("people", "people.xml", W15 + "people", _MS_REL + "2011/relationships/people",
              _CT + "people+xml", (*_STD, "w14", "w15"), ("w14", "w15")),
 )  # fmt: skip
+_PART_ROOTS = frozenset(spec.root_tag for spec in PART_SPECS)
+_REFERENCE = W + "commentReference"
+_MARKERS = frozenset((W + "commentRangeStart", W + "commentRangeEnd", _REFERENCE))
 
 #: Parts created during a batch: their elements need checkpoints (a later operation of the batch
 #: may be refused) but must never be reported dirty, since undo removes the whole part first.
@@ -121,6 +124,8 @@ class Recorder:
             self.ctx.checkpoints.save(element)
         else:
             self.ctx.touch(element, part)
+            if markers_only and part == self.doc.main_part:
+                self._batch_paragraph_changed(element)
 
     def created(self, element: etree._Element, part: str) -> None:
         """Call after inserting the new ``element`` into ``part``."""
@@ -133,7 +138,22 @@ class Recorder:
         self.ctx.checkpoints.created(element)
         if part not in self.new_parts:
             self.ctx.checkpoints.dirty_parts.add(part)
-        self.ctx.mark_structure_changed()
+        if in_comment_part(element):
+            return  # an entry of a comment part: no story changed
+        if part == self.doc.main_part and element.tag != W + "p":
+            self._batch_paragraph_changed(element)  # a marker: its paragraph is read again
+        else:
+            self.ctx.mark_structure_changed()
+
+    def _batch_paragraph_changed(self, inside: etree._Element) -> None:
+        """In a batch: only the main-story paragraph that is or holds ``inside`` gained or lost
+        comment markers, so the snapshot reads that paragraph again (see :func:`snapshot_keeps`)."""
+        assert self.ctx is not None
+        paragraph = inside if inside.tag == W + "p" else next(inside.iterancestors(W + "p"), None)
+        if paragraph is None:
+            self.ctx.mark_structure_changed()
+        else:
+            self.ctx.text_changed(paragraph)
 
     def _paragraph_changed(self, inside: etree._Element | None) -> None:
         """Note the main-story paragraph that is or holds ``inside`` (None: re-read everything)."""
@@ -178,6 +198,26 @@ class Recorder:
         self.comment_ids = set()
         if seeds is not None:
             keep_seeds(self.doc, seeds)
+
+
+def in_comment_part(element: etree._Element) -> bool:
+    """Whether ``element`` belongs to one of the comment parts (no story's block holds it)."""
+    return element.getroottree().getroot().tag in _PART_ROOTS
+
+
+def snapshot_keeps(element: etree._Element, changed: set[etree._Element]) -> bool:
+    """Whether a batch that recorded ``element`` leaves the main story's blocks as they were,
+    apart from the ``changed`` paragraphs it reports (read again one by one): ``element`` is a
+    paragraph, an entry of a comment part, or a comment marker inside one of ``changed``."""
+    if element.tag == W + "p" or in_comment_part(element):
+        return True
+    if element.tag == W + "r":
+        marks = [child for child in element if child.tag != W + "rPr"]
+        if len(marks) != 1 or marks[0].tag != _REFERENCE:
+            return False
+    elif element.tag not in _MARKERS:
+        return False
+    return next(element.iterancestors(W + "p"), None) in changed
 
 
 # ----------------------------------------------------------------------------- parts

@@ -16,6 +16,7 @@ from typing import Any
 
 from .. import xmlutil
 from ..comment_writer import attach_comment
+from ..comments import note_changed
 from ..document import WordDocument
 from ..protection import TRACKED_ONLY_MESSAGE, tracked_changes_only
 from ..xmlutil import W
@@ -32,6 +33,7 @@ from . import (
     ops_typing,  # noqa: F401  (registers handlers)
 )
 from .batch import Batch, Operation, parse_batch
+from .comment_parts import snapshot_keeps
 from .context import Checkpoints, EditContext, Outcome
 from .contract import modes_of
 from .registry import HANDLERS
@@ -140,11 +142,18 @@ class Applier:
         if result["status"] == "committed" and result["applied"]:
             package = self.doc.package
             clean = frozenset(p for p in kept.dirty_parts if package.has_part(p) and not package.is_dirty(p))
-            self._commit(ctx, kept)
+            self._commit(ctx, kept, self._added_comments(batch, result))
             self.last = UndoRecord(f"undo-{next(_handles)}", kept, self.doc.version, clean)
             result["undoHandle"] = {"type": "documentOperationUndo", "id": self.last.handle}
         self._stamper = (self.doc.version, stamper)
         return result
+
+    @staticmethod
+    def _added_comments(batch: Batch, result: dict[str, Any]) -> set[str] | None:
+        """The comments a batch of nothing but comment operations added (None for any other batch)."""
+        if not all(op.type in _COMMENT_TYPES for op in batch.operations):
+            return None
+        return {applied["commentId"] for applied in result["applied"]}
 
     def _current_stamper(self) -> Stamper:
         """The stamper of the last batch when nothing else changed the document since.
@@ -293,12 +302,19 @@ class Applier:
         result["skipped"].sort(key=lambda s: order[s["id"]])
         result["issues"].sort(key=lambda i: i["operationIndex"])
 
-    def _commit(self, ctx: EditContext, kept: Checkpoints) -> None:
+    def _commit(self, ctx: EditContext, kept: Checkpoints, comment_ids: set[str] | None) -> None:
+        """Report the kept changes to the document: the paragraphs they changed when that is all,
+        else the whole structure. ``comment_ids``: the batch only added these comments, so the
+        comment readers re-read just them (adding one to 2,000 threads then costs no full reading).
+        """
         for part in kept.dirty_parts:
             if self.doc.package.has_part(part):
                 self.doc.package.mark_dirty(part)
-        if ctx.structure_changed or any(e.tag != W + "p" for e in kept.elements()):
+        changed = set(ctx.changed_paragraphs)
+        if ctx.structure_changed or not all(snapshot_keeps(e, changed) for e in kept.elements()):
             self.doc.reload_definitions()
             self.doc.structure_changed()
-        else:
-            self.doc.paragraphs_changed(ctx.changed_paragraphs)
+            return
+        if comment_ids:
+            note_changed(self.doc, comment_ids, list(dict.fromkeys(ctx.changed_paragraphs)))
+        self.doc.paragraphs_changed(ctx.changed_paragraphs)
