@@ -23,7 +23,7 @@ from reviewer_app.docx import DocxReviewer
 from reviewer_app.docx.edit.finalize import finalize
 from reviewer_app.docx.edit.resolve import accept_all, accept_change, reject_all, reject_change
 from reviewer_app.docx.revisions import list_changes
-from reviewer_app.docx.xmlutil import REVISION_RANGES, REVISION_RECORDS, REVISION_WRAPPERS
+from reviewer_app.docx.vocabulary import REVISION_ELEMENTS
 from tests.checkers import schema_report
 from tests.conftest import corpus_files
 from tests.docx_factory import heading_styles, make_docx
@@ -34,9 +34,7 @@ W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 W = "{%s}" % W_NS
 DATE = "2024-05-06T07:08:09Z"
 #: Every element that is (or belongs to) a revision; none may survive accept-all or reject-all.
-REVISION_TAGS = tuple(
-    W + t for t in (*REVISION_WRAPPERS, *REVISION_RECORDS, *REVISION_RANGES, "delText", "delInstrText")
-)
+REVISION_TAGS = (*REVISION_ELEMENTS, W + "delText", W + "delInstrText")
 
 
 # ----------------------------------------------------------------- builders

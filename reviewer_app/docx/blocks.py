@@ -18,7 +18,8 @@ from .numbering import ListCounter, NumberingDefinitions
 from .styles import StyleIndex
 from .table_grid import TableGrid
 from .text import FieldState, NoteNumbers, complex_paragraphs, paragraph_text, plain_paragraph_text
-from .xmlutil import MC, W14, W, int_attr
+from .vocabulary import BLOCK_WRAPPERS
+from .xmlutil import MC, W14, W, int_attr, on_off
 
 _ALIGNMENTS = frozenset(
     (
@@ -156,13 +157,6 @@ class _TableFrame:
     row_span: int = 1
 
 
-def _on_attr(el: etree._Element, name: str) -> bool | None:
-    raw = el.get(W + name)
-    if raw is None:
-        return None
-    return raw.lower() in ("1", "true", "on")
-
-
 class BodyWalker:
     """Builds the block list of one main story in a single depth-first pass."""
 
@@ -199,7 +193,7 @@ class BodyWalker:
                 content = child.find(W + "sdtContent")
                 if content is not None:
                     self._container(content)
-            elif tag in (W + "customXml", W + "ins", W + "del", W + "moveTo", W + "moveFrom"):
+            elif tag in BLOCK_WRAPPERS:
                 self._container(child)
             elif tag == MC + "AlternateContent":
                 chosen = child.find(MC + "Choice")
@@ -375,7 +369,7 @@ def _spacing(el: etree._Element | None) -> dict[str, Any] | None:
     if rule in ("auto", "exact", "atLeast"):
         out["lineSpacingRule"] = rule
     for key, attr in (("beforeAutospacing", "beforeAutospacing"), ("afterAutospacing", "afterAutospacing")):
-        flag = _on_attr(el, attr)
+        flag = on_off(el.get(W + attr), None)
         if flag is not None:
             out[key] = flag
     return out or None

@@ -16,9 +16,8 @@ from lxml import etree
 from .comments import CommentRecord, comment_records
 from .document import WordDocument
 from .edit.comment_parts import PART_SPECS, W16CEX, W16CID, Recorder
+from .vocabulary import REVISION_WRAPPERS
 from .xmlutil import W
-
-_REVISION_WRAPPERS = frozenset(W + t for t in ("ins", "del", "moveFrom", "moveTo"))
 
 
 def delete_comment(doc: WordDocument, comment_id: str) -> list[str]:
@@ -64,7 +63,7 @@ def _remove(element: etree._Element | None, part: str | None, rec: Recorder, mar
         return
     rec.touch(parent, part, markers_only=marker)
     parent.remove(element)
-    while parent.tag in _REVISION_WRAPPERS and len(parent) == 0:
+    while parent.tag in REVISION_WRAPPERS and len(parent) == 0:
         grand = parent.getparent()
         if grand is None:
             break

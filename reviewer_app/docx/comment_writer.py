@@ -37,11 +37,9 @@ from .edit.context import EditContext
 from .edit.markup import make_runs
 from .edit.schema import sanitize_text
 from .edit.stamp import Stamper, utc_now
-from .xmlutil import REVISION_WRAPPERS, RUN_WRAPPERS, W14, W15, W
+from .vocabulary import REVISION_WRAPPERS, RUN_CONTAINERS
+from .xmlutil import W14, W15, W
 
-#: Containers a marker can step out of without changing what it encloses (run-level wrappers).
-_WRAPPERS = frozenset(W + t for t in REVISION_WRAPPERS + RUN_WRAPPERS)
-_REVISIONS = frozenset(W + t for t in REVISION_WRAPPERS)
 _RANGE_START, _RANGE_END, _REFERENCE = W + "commentRangeStart", W + "commentRangeEnd", W + "commentReference"
 
 
@@ -220,7 +218,7 @@ class _Session:
 # ----------------------------------------------------------------------------- anchors
 def _lift(el: etree._Element, p: etree._Element, first: bool) -> etree._Element:
     """Step out of wrappers ``el`` opens (``first``) or closes: same anchor, markers at run level."""
-    while (parent := el.getparent()) is not None and parent is not p and parent.tag in _WRAPPERS:
+    while (parent := el.getparent()) is not None and parent is not p and parent.tag in RUN_CONTAINERS:
         children = [c for c in parent if isinstance(c.tag, str)]
         if children[0 if first else -1] is not el:
             break
@@ -234,7 +232,7 @@ def _outside_revisions(el: etree._Element, p: etree._Element) -> etree._Element:
     for ancestor in el.iterancestors():
         if ancestor is p:
             break
-        if ancestor.tag in _REVISIONS:
+        if ancestor.tag in REVISION_WRAPPERS:
             found = ancestor
     return found
 
@@ -318,7 +316,7 @@ def _place_reply_markers(session: _Session, root: CommentRecord, thread: set[str
         if root.range_start is None:
             end.addprevious(start)
     placed = [start, end]
-    if end.getparent().tag == W + "p" or end.getparent().tag in _WRAPPERS:  # never a run at block level
+    if end.getparent().tag == W + "p" or end.getparent().tag in RUN_CONTAINERS:  # never a run at block level
         end.addnext(_reference_run(session.doc, _REFERENCE, comment_id))
         placed.append(end.getnext())
     for el in placed:

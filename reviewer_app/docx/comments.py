@@ -25,7 +25,7 @@ from .comment_anchors import Locator as _Locator
 from .document import WordDocument
 from .snapshot import Snapshot
 from .text import FieldState, NoteNumbers, paragraph_text
-from .xmlutil import W14, W15, W
+from .xmlutil import W14, W15, W, on_off
 
 _RANGE_START = W + "commentRangeStart"
 _RANGE_END = W + "commentRangeEnd"
@@ -34,7 +34,6 @@ _MARKERS = (_RANGE_START, _RANGE_END, _REFERENCE)
 _P = W + "p"
 #: Stories other than the main one that may carry comment anchors (relationship type suffixes).
 _OTHER_STORIES = (xmlutil.REL_HEADER, xmlutil.REL_FOOTER, xmlutil.REL_FOOTNOTES, xmlutil.REL_ENDNOTES)
-_TRUE = frozenset(("1", "true", "on"))
 
 #: A comment's text as last read, by ``w:comment`` element and per document: the element's
 #: serialization then, its clean text and its paragraphs' paraIds. Reading the text of 2,000
@@ -270,7 +269,7 @@ def _thread(records: list[CommentRecord], extended: etree._Element | None) -> No
         if record is None or record.extended is not None:
             continue
         record.extended = entry
-        record.done = (entry.get(W15 + "done") or "").lower() in _TRUE
+        record.done = on_off(entry.get(W15 + "done"), False)
         parent = find(entry.get(W15 + "paraIdParent"))
         if parent is not None and parent is not record:
             record.parent_id = parent.id
@@ -497,7 +496,7 @@ def _thread_fresh(fresh: dict[str, CommentRecord], extended: etree._Element, ind
             return False
         if record.extended is None:
             continue
-        record.done = (record.extended.get(W15 + "done") or "").lower() in _TRUE
+        record.done = on_off(record.extended.get(W15 + "done"), False)
         parent_para = (record.extended.get(W15 + "paraIdParent") or "").upper()
         if parent_para:
             parent = by_para.get(parent_para) or index.by_para.get(parent_para)

@@ -60,13 +60,13 @@ from .blocks import Block
 from .comments import CommentRecord, comment_records
 from .document import WordDocument
 from .text import FieldState, NoteNumbers, TextWalk
+from .vocabulary import MOVES
 from .xmlutil import W, is_on
 
 _COMMENT_MARKERS = frozenset((W + "commentRangeEnd", W + "commentReference"))
 _DELETED_PARTS = tuple(
     W + t for t in ("fldChar", "delText", "t", "tab", "commentRangeEnd", "commentReference")
 )
-_MOVES = frozenset((W + "moveTo", W + "moveFrom"))
 
 
 # ----------------------------------------------------------------- walking one paragraph
@@ -375,7 +375,7 @@ def _segment_json(seg: list[Any]) -> dict[str, Any]:
         "author": revision.get(W + "author"),
         "date": revision.get(W + "date"),
     }
-    if revision.tag in _MOVES:
+    if revision.tag in MOVES:
         out["move"] = True
     return out
 

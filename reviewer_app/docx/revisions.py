@@ -24,7 +24,8 @@ from lxml import etree
 from .document import WordDocument
 from .snapshot import Snapshot
 from .text import symbol_text
-from .xmlutil import MC, REVISION_RECORDS, REVISION_WRAPPERS, W, is_on
+from .vocabulary import DELETED, INSERTED, REVISION_RECORDS, REVISION_WRAPPERS
+from .xmlutil import MC, W, is_on
 
 #: Contract change types (§8), in the contract's order.
 CHANGE_TYPES = (
@@ -77,12 +78,9 @@ KIND_TYPES: dict[str, str] = {
     "cellMerge": "cellMerged",
 }
 
-_MARK_TAGS = REVISION_WRAPPERS
-_CHANGE_TAGS = REVISION_RECORDS
-_TAGS = tuple(W + t for t in _MARK_TAGS + _CHANGE_TAGS)
+_TAGS = tuple(REVISION_WRAPPERS | REVISION_RECORDS)
 #: Elements holding a property set's *previous* state: revision markup inside them is history.
-_HISTORY = frozenset(W + t for t in _CHANGE_TAGS if t.endswith("Change"))
-_DELETED = frozenset((W + "del", W + "moveFrom"))
+_HISTORY = frozenset(t for t in REVISION_RECORDS if t.endswith("Change"))
 #: Subtrees whose text is not the paragraph's own (drawings, text boxes, properties, field codes).
 _NO_TEXT = frozenset(
     (
@@ -159,7 +157,7 @@ class ChangeGroup:
 def _classify(el: etree._Element) -> str | None:
     """The record kind of revision element ``el`` from its tag and its parent."""
     local = etree.QName(el).localname
-    if local not in _MARK_TAGS:
+    if el.tag not in REVISION_WRAPPERS:
         if local == "rPrChange":
             parent = el.getparent()
             grand = parent.getparent() if parent is not None else None
@@ -171,9 +169,9 @@ def _classify(el: etree._Element) -> str | None:
         grand = parent.getparent() if parent is not None else None
         if grand is not None and grand.tag == W + "pPr":
             return "mark" + local[0].upper() + local[1:]
-        return "runMarkIns" if local in ("ins", "moveTo") else "runMarkDel"
+        return "runMarkIns" if el.tag in INSERTED else "runMarkDel"
     if parent_tag == W + "trPr":
-        return "rowIns" if local in ("ins", "moveTo") else "rowDel"
+        return "rowIns" if el.tag in INSERTED else "rowDel"
     if parent_tag == W + "numPr":
         return "numberingIns" if local == "ins" else None
     return local
@@ -263,7 +261,7 @@ def _content_text(el: etree._Element, out: list[str], skip_deleted: bool) -> Non
     """Visible text under paragraph content ``el``; ``skip_deleted`` leaves nested deletions out."""
     for child in el:
         tag = child.tag
-        if not isinstance(tag, str) or tag in _NO_TEXT or (skip_deleted and tag in _DELETED):
+        if not isinstance(tag, str) or tag in _NO_TEXT or (skip_deleted and tag in DELETED):
             continue
         if tag == W + "r":
             _run_text(child, out)
@@ -380,7 +378,7 @@ def _wraps_deletion_only(record: RevisionRecord, text: str) -> bool:
     return (
         record.kind in ("ins", "moveTo", "del", "moveFrom")
         and not text
-        and any(child.tag in _DELETED for child in record.element)
+        and any(child.tag in DELETED for child in record.element)
     )
 
 

@@ -16,12 +16,8 @@ from typing import Any
 
 from lxml import etree
 
-from .xmlutil import MC, RUN_WRAPPERS, W, is_on
-
-#: Containers whose children are read as if they were the paragraph's own.
-_TRANSPARENT = frozenset(W + t for t in ("ins", "moveTo", *RUN_WRAPPERS))
-#: Containers whose content is removed in the accepted view.
-_REMOVED = frozenset(W + t for t in ("del", "moveFrom"))
+from .vocabulary import DELETED, INSERTED, LIVE_RUN_CONTAINERS
+from .xmlutil import MC, W, is_on
 
 #: a note reference as the clean text spells it (``[^3]`` footnote, ``[^e2]`` endnote)
 NOTE_MARKER = re.compile(r"\[\^e?\d+\]")
@@ -78,7 +74,7 @@ class ParagraphText:
 
 
 _R, _T, _BR, _SDT, _SDT_CONTENT = W + "r", W + "t", W + "br", W + "sdt", W + "sdtContent"
-_INS, _MOVE_TO, _FLD_CHAR, _RPR, _SYM = W + "ins", W + "moveTo", W + "fldChar", W + "rPr", W + "sym"
+_FLD_CHAR, _RPR, _SYM = W + "fldChar", W + "rPr", W + "sym"
 _VANISH, _SPEC_VANISH, _TYPE, _CLEAR = W + "vanish", W + "specVanish", W + "type", W + "clear"
 _FOOTNOTE_REF, _ENDNOTE_REF = W + "footnoteReference", W + "endnoteReference"
 _FLD_CHAR_TYPE = W + "fldCharType"
@@ -141,14 +137,14 @@ class TextWalk:
             tag = child.tag
             if tag == _R:
                 self.run(child)
-            elif tag in _TRANSPARENT:
-                if tag in (_INS, _MOVE_TO):
+            elif tag in LIVE_RUN_CONTAINERS:
+                if tag in INSERTED:
                     outer, self.revision = self.revision, child
                     self.content(child)
                     self.revision = outer
                 else:
                     self.content(child)
-            elif tag in _REMOVED:
+            elif tag in DELETED:
                 self.removed(child)
             elif tag == _SDT:
                 body = child.find(_SDT_CONTENT)
@@ -265,9 +261,9 @@ def paragraph_mark_state(p: etree._Element) -> tuple[bool, bool]:
     deleted = inserted = False
     for child in rpr:
         tag = child.tag
-        if tag in _MARK_DELETED:
+        if tag in DELETED:
             deleted = True
-        elif tag in _MARK_INSERTED:
+        elif tag in INSERTED:
             inserted = True
     return deleted, inserted
 
@@ -294,8 +290,6 @@ COMPLEX_TAGS = tuple(
     )
 ) + (_ALTERNATE,)
 _TAB, _CR, _P, _PPR = W + "tab", W + "cr", W + "p", W + "pPr"
-_MARK_DELETED = frozenset((W + "del", W + "moveFrom"))
-_MARK_INSERTED = frozenset((W + "ins", W + "moveTo"))
 
 
 def complex_paragraphs(root: etree._Element) -> set[etree._Element]:

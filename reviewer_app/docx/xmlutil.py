@@ -6,7 +6,11 @@ security settings (no entities, no DTD, no network, bounded trees) live in exact
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from lxml import etree
+
+_T = TypeVar("_T", bool, None)
 
 NS: dict[str, str] = {
     "w": "http://schemas.openxmlformats.org/wordprocessingml/2006/main",
@@ -52,44 +56,6 @@ REL_SETTINGS = "settings"
 REL_CORE_PROPERTIES = "core-properties"
 
 
-#: Revision markup (ECMA-376 17.13.5), named once for the readers, the writer and the resolver.
-REVISION_WRAPPERS = ("ins", "del", "moveFrom", "moveTo")
-#: Run containers that are not revisions (hyperlink, smart tag, custom XML, simple field, bidi
-#: embedding and override): a run inside one is still the paragraph's own run, so the clean-text
-#: walker, the table operations and the comment anchors all look through them.
-RUN_WRAPPERS = ("hyperlink", "smartTag", "customXml", "fldSimple", "dir", "bdo")
-#: Property-change and table-cell revision records.
-REVISION_RECORDS = (
-    "rPrChange",
-    "pPrChange",
-    "sectPrChange",
-    "tblPrChange",
-    "tblGridChange",
-    "tblPrExChange",
-    "trPrChange",
-    "tcPrChange",
-    "numberingChange",
-    "cellIns",
-    "cellDel",
-    "cellMerge",
-)
-#: Range markers that pair with revisions and share their id family.
-REVISION_RANGES = (
-    "moveFromRangeStart",
-    "moveFromRangeEnd",
-    "moveToRangeStart",
-    "moveToRangeEnd",
-    "customXmlInsRangeStart",
-    "customXmlInsRangeEnd",
-    "customXmlDelRangeStart",
-    "customXmlDelRangeEnd",
-    "customXmlMoveFromRangeStart",
-    "customXmlMoveFromRangeEnd",
-    "customXmlMoveToRangeStart",
-    "customXmlMoveToRangeEnd",
-)
-
-
 def qn(tag: str) -> str:
     """Return the Clark name (``{uri}local``) for a prefixed tag such as ``"w:p"``."""
     prefix, local = tag.split(":", 1)
@@ -101,12 +67,32 @@ def w_attr(el: etree._Element, local: str) -> str | None:
     return el.get(W + local)
 
 
-def is_on(el: etree._Element | None) -> bool:
-    """Read an OOXML on/off property (``<w:b/>``, ``<w:b w:val="0"/>``): absent means off."""
-    if el is None:
+#: The spellings of ST_OnOff (ECMA-376 Part 1, 22.9.2.7: xsd:boolean plus "on" and "off").
+_ON = frozenset(("1", "true", "on"))
+_OFF = frozenset(("0", "false", "off"))
+
+
+def on_off(raw: str | None, absent: _T) -> bool | _T:
+    """The one on/off rule for every ``w:val``-style flag the engine and the page view read.
+
+    ``raw`` is the attribute as found; ``absent`` is what a missing attribute means where it is read
+    (``True`` for ``<w:b/>``, ``False`` for ``w15:done``, ``None`` where "not stated" matters). Case
+    and surrounding blanks are ignored; a value that is not an ST_OnOff spelling counts as absent,
+    the same leniency ``int_value`` gives junk numbers.
+    """
+    if raw is None:
+        return absent
+    value = raw.strip().lower()
+    if value in _ON:
+        return True
+    if value in _OFF:
         return False
-    val = el.get(W + "val")
-    return val is None or val.lower() not in ("0", "false", "off", "none")
+    return absent
+
+
+def is_on(el: etree._Element | None) -> bool:
+    """Read an OOXML on/off property element (``<w:b/>``, ``<w:b w:val="0"/>``): absent means off."""
+    return el is not None and on_off(el.get(W + "val"), True)
 
 
 def int_value(value: str | None) -> int | None:

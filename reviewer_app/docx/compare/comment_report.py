@@ -21,12 +21,12 @@ from ..comment_writer import add_comment, reply
 from ..comments import CommentRecord, comment_records
 from ..document import WordDocument
 from ..edit.markup import isolate, pieces_of, runs_of
+from ..vocabulary import REVISION_WRAPPERS
 from ..xmlutil import W
 from .align import Event
 from .note_changes import offset_of
 
 _P = W + "p"
-_WRAPPERS = frozenset(W + t for t in ("ins", "del", "moveFrom", "moveTo"))
 
 _EXCERPT = 40
 
@@ -69,7 +69,7 @@ def _left_out(record: CommentRecord) -> dict[str, Any]:
 
 def _top(el: etree._Element, p: etree._Element) -> etree._Element:
     """``el`` or the revision wrapper holding it directly in ``p`` (markers go beside that)."""
-    while el.getparent() is not None and el.getparent() is not p and el.getparent().tag in _WRAPPERS:
+    while el.getparent() is not None and el.getparent() is not p and el.getparent().tag in REVISION_WRAPPERS:
         el = el.getparent()
     return el
 

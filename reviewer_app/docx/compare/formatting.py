@@ -20,11 +20,10 @@ from lxml import etree
 
 from ..blocks import Block
 from ..text import FieldState, NoteNumbers, paragraph_text
-from ..xmlutil import W
+from ..xmlutil import W, on_off
 
 PROPERTIES = ("bold", "italic", "underline", "strike", "fontFamily", "fontSizePt", "color")
 _TOGGLES = {"bold": W + "b", "italic": W + "i", "strike": W + "strike"}
-_OFF = frozenset(("0", "false", "off"))
 _HEX_COLOR = re.compile("[0-9A-F]{6}")
 Props = tuple[Any, ...]
 _EMPTY: Props = (None,) * len(PROPERTIES)
@@ -35,7 +34,7 @@ Span = tuple[int, int, Props, bool]
 def _toggle(el: etree._Element | None) -> bool | None:
     if el is None:
         return None
-    return (el.get(W + "val") or "true").lower() not in _OFF
+    return on_off(el.get(W + "val"), True)
 
 
 def run_properties(run: etree._Element | None) -> Props:

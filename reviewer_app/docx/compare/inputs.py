@@ -21,13 +21,13 @@ from ..document import WordDocument
 from ..edit import resolve
 from ..errors import DocxOpenError, PackageTooLargeError
 from ..reviewer import DocxReviewer
-from ..xmlutil import REVISION_RANGES, REVISION_RECORDS, REVISION_WRAPPERS, W
+from ..vocabulary import DELETED, REVISION_ELEMENTS
+from ..xmlutil import W
 from .errors import CompareInputError, CompareOptionError
 
-_REVISIONS = tuple(W + t for t in (*REVISION_WRAPPERS, *REVISION_RECORDS, *REVISION_RANGES))
 _STORY_PARTS = ("header", "footer", "footnotes", "endnotes")
 _CELL_CHANGES = tuple(W + t for t in ("cellDel", "cellMerge"))
-_DEL, _MOVE_FROM, _RPR, _PPR, _TRPR = W + "del", W + "moveFrom", W + "rPr", W + "pPr", W + "trPr"
+_RPR, _PPR, _TRPR = W + "rPr", W + "pPr", W + "trPr"
 
 Source = str | os.PathLike[str] | bytes | bytearray | memoryview | DocxReviewer
 
@@ -50,7 +50,7 @@ def _story_roots(doc: WordDocument) -> list:
 
 def has_pending_changes(doc: WordDocument) -> bool:
     """True when the main story or a header, footer or note part holds a tracked change."""
-    return any(next(root.iter(*_REVISIONS), None) is not None for root in _story_roots(doc))
+    return any(next(root.iter(*REVISION_ELEMENTS), None) is not None for root in _story_roots(doc))
 
 
 def changes_block_structure(doc: WordDocument) -> bool:
@@ -62,7 +62,7 @@ def changes_block_structure(doc: WordDocument) -> bool:
     for root in _story_roots(doc):
         if next(root.iter(*_CELL_CHANGES), None) is not None:
             return True
-        for el in root.iter(_DEL, _MOVE_FROM):
+        for el in root.iter(*DELETED):
             parent = el.getparent()
             if parent is not None and (parent.tag == _TRPR or (parent.tag == _RPR and _in_ppr(parent))):
                 return True

@@ -30,13 +30,13 @@ from ..edit.markup import _split_run, delete_runs, insertion_point, pieces_of
 from ..edit.ppr import add_mark_revision
 from ..edit.rpr import set_property
 from ..edit.stamp import Stamper
+from ..vocabulary import REVISION_WRAPPERS
 from ..xmlutil import R, W
 from .align import Event
 from .stories import Story
 
 _PARTS = {"footnote": xmlutil.REL_FOOTNOTES, "endnote": xmlutil.REL_ENDNOTES}
 _P, _R, _RPR, _INS, _DEL = W + "p", W + "r", W + "rPr", W + "ins", W + "del"
-_WRAPPERS = frozenset((_INS, _DEL, W + "moveFrom", W + "moveTo"))
 _SEPARATORS = frozenset(("separator", "continuationSeparator", "continuationNotice"))
 _REFERENCES = frozenset(W + t for t in ("footnoteReference", "endnoteReference", "footnoteRef", "endnoteRef"))
 
@@ -234,7 +234,7 @@ def _runs(p: etree._Element) -> list[etree._Element]:
         for ancestor in r.iterancestors():
             if ancestor is p:
                 break
-            wrapped = wrapped or ancestor.tag in _WRAPPERS or ancestor.tag == _R
+            wrapped = wrapped or ancestor.tag in REVISION_WRAPPERS or ancestor.tag == _R
         if not wrapped:
             out.append(r)
     return out

@@ -31,9 +31,9 @@ from collections.abc import Callable
 from lxml import etree
 
 from ..edit.markup import _split_run, delete_runs, isolate, make_runs, pieces_of, runs_of, template_rpr
-from ..edit.ppr import RANGE_MARKUP
 from ..edit.stamp import Stamper
 from ..hashing import normalize_text
+from ..vocabulary import DELETED, INSERTED, RANGE_MARKUP
 from ..xmlutil import NS, R, W
 from .align import Event
 from .note_changes import offset_of, place_at
@@ -44,8 +44,7 @@ _MATH, _MATH_PARA = M + "oMath", M + "oMathPara"
 _DOC_PR = "{%s}docPr" % NS["wp"]
 _REL_ATTR = R.strip("{}")
 Unit = tuple[str, etree._Element]
-_UNWRAPPED = frozenset((W + "ins", W + "moveTo"))
-_DROPPED = RANGE_MARKUP | frozenset((W + "del", W + "moveFrom"))
+_DROPPED = RANGE_MARKUP | DELETED
 
 
 def _accepted(p: etree._Element) -> str:
@@ -286,11 +285,11 @@ def _settled(unit: etree._Element) -> etree._Element:
     changes inside it resolved (Word tracks edits inside an equation in its math runs, which the
     revised view left), its bookmarks and comment marks dropped (their names and ids are the
     revised version's)."""
-    for el in list(unit.iter(*_DROPPED, *_UNWRAPPED)):
+    for el in list(unit.iter(*_DROPPED, *INSERTED)):
         parent = el.getparent()
         if parent is None:
             continue
-        if el.tag in _UNWRAPPED:
+        if el.tag in INSERTED:
             index = parent.index(el)
             for child in reversed(list(el)):
                 parent.insert(index, child)

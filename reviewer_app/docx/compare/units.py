@@ -22,6 +22,7 @@ from typing import Any
 from lxml import etree
 
 from ..document import WordDocument
+from ..vocabulary import DELETED
 from ..xmlutil import MC, R, W
 from .align import Event
 
@@ -30,7 +31,6 @@ _A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
 _V = "{urn:schemas-microsoft-com:vml}"
 _OBJECTS = frozenset((W + "drawing", W + "pict", W + "object"))
 _SKIP = frozenset((W + "txbxContent", MC + "Fallback", W + "pPr", W + "rPr", W + "delText"))
-_DELETED = frozenset((W + "del", W + "moveFrom"))
 #: How a unit reads in a report.
 _NAMES = {"equation": "an equation", "picture": "a picture", "text box": "a text box", "drawing": "a drawing"}
 _EXCERPT = 40
@@ -80,7 +80,7 @@ class UnitReader:
     def _collect(self, el: etree._Element, found: list[tuple[str, etree._Element]]) -> None:
         for child in el:
             tag = child.tag
-            if not isinstance(tag, str) or tag in _SKIP or tag in _DELETED:
+            if not isinstance(tag, str) or tag in _SKIP or tag in DELETED:
                 continue
             if tag in _OBJECTS or tag == M + "oMath":
                 found.append((self._object(child), child))

@@ -19,6 +19,7 @@ from lxml import etree
 
 from .. import xmlutil
 from ..document import WordDocument
+from ..vocabulary import COMMENT_ANCHORS, REVISION_WRAPPERS
 from ..xmlutil import NS, W
 from .hidden_data import strip_hidden_data
 from .resolve import accept_all
@@ -27,8 +28,6 @@ from .resolve import accept_all
 COMMENT_PART_TYPES = ("comments", "commentsExtended", "commentsIds", "commentsExtensible", "people")
 #: Stories that may carry comment anchors.
 _ANCHOR_STORIES = ("header", "footer", "footnotes", "endnotes", "glossaryDocument")
-_ANCHORS = (W + "commentRangeStart", W + "commentRangeEnd", W + "commentReference")
-_REVISION_WRAPPERS = frozenset(W + t for t in ("ins", "del", "moveFrom", "moveTo"))
 _DC = "{%s}" % NS["dc"]
 _CP = "{%s}" % NS["cp"]
 _DCTERMS = "{%s}" % NS["dcterms"]
@@ -62,7 +61,7 @@ def _remove_anchor(el: etree._Element) -> None:
     if parent is None:
         return
     parent.remove(target)
-    while parent is not None and parent.tag in _REVISION_WRAPPERS and len(parent) == 0:
+    while parent is not None and parent.tag in REVISION_WRAPPERS and len(parent) == 0:
         grand = parent.getparent()
         if grand is not None:
             grand.remove(parent)
@@ -77,7 +76,7 @@ def remove_comments(doc: WordDocument) -> int:
     if comments_part is not None:
         count = sum(1 for _ in package.xml(comments_part).iterchildren(W + "comment"))
     for part, root in _anchor_roots(doc):
-        anchors = list(root.iter(*_ANCHORS))
+        anchors = list(root.iter(*COMMENT_ANCHORS))
         for el in anchors:
             _remove_anchor(el)
         if anchors:

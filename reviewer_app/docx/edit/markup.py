@@ -15,16 +15,14 @@ from collections.abc import Iterable
 from lxml import etree
 
 from ..text import NOTE_MARKER, FieldState, NoteNumbers, ParagraphText, Piece, paragraph_text
+from ..vocabulary import DELETED, REVISION_WRAPPERS, RPR_HISTORY
 from ..xmlutil import XML_SPACE, W
 from .skips import Skip
 from .stamp import Stamper
 
 _TEXT_BOX = W + "txbxContent"
 _R, _T, _RPR, _PPR = W + "r", W + "t", W + "rPr", W + "pPr"
-_INS, _DEL, _MOVE_TO, _MOVE_FROM = W + "ins", W + "del", W + "moveTo", W + "moveFrom"
-_REVISION_WRAPPERS = frozenset((_INS, _DEL, _MOVE_TO, _MOVE_FROM))
-#: Run properties a copied template must not carry: pending changes belong to their own change.
-_TEMPLATE_DROP = frozenset((W + "rPrChange", W + "ins", W + "del", W + "moveFrom", W + "moveTo"))
+_INS, _DEL = W + "ins", W + "del"
 _COMMENT_REFERENCE_STYLE = "CommentReference"
 
 
@@ -106,7 +104,7 @@ def _revision_ancestor(run: etree._Element, p: etree._Element) -> etree._Element
     for ancestor in run.iterancestors():
         if ancestor is p:
             return None
-        if ancestor.tag in _REVISION_WRAPPERS:
+        if ancestor.tag in REVISION_WRAPPERS:
             return ancestor
     return None
 
@@ -143,7 +141,7 @@ def delete_runs(runs: list[etree._Element], p: etree._Element, stamper: Stamper,
     group: list[etree._Element] = []
     for run in runs:
         ancestor = _revision_ancestor(run, p)
-        if ancestor is not None and ancestor.tag in (_DEL, _MOVE_FROM):
+        if ancestor is not None and ancestor.tag in DELETED:
             continue  # already deleted
         own_insertion = ancestor is not None and ancestor.get(W + "author") == stamper.author
         if not tracked or own_insertion:
@@ -180,7 +178,7 @@ def template_rpr(run: etree._Element | None) -> etree._Element | None:
         return None
     clone = copy.deepcopy(rpr)
     for child in list(clone):
-        if child.tag in _TEMPLATE_DROP:
+        if child.tag in RPR_HISTORY:
             clone.remove(child)
     style = clone.find(W + "rStyle")
     if style is not None and style.get(W + "val") == _COMMENT_REFERENCE_STYLE:
@@ -239,7 +237,7 @@ def insertion_point(
     for ancestor in anchor_run.iterancestors():
         if ancestor is p:
             break
-        if ancestor.tag in _REVISION_WRAPPERS:
+        if ancestor.tag in REVISION_WRAPPERS:
             tail = list(child.itersiblings())
             if stamper is not None and tail:
                 clone = etree.Element(ancestor.tag, attrib=dict(ancestor.attrib))

@@ -20,6 +20,7 @@ from lxml import etree
 
 from ..blocks import Block
 from ..text import paragraph_mark_state
+from ..vocabulary import RANGE_MARKUP
 from ..xmlutil import W
 from .batch import Operation
 from .context import EditContext, Outcome
@@ -30,7 +31,6 @@ from .ops_moves import set_batch_operations as set_batch_operations  # the engin
 from .ops_text import live_text
 from .paragraph_batch import batch_state, change_paragraph, empty_paragraph, live_runs, revision_ids, updated
 from .ppr import (
-    RANGE_MARKUP,
     PropertyWriter,
     add_mark_revision,
     base_copy,

@@ -11,6 +11,7 @@ from __future__ import annotations
 from lxml import etree
 
 from ..text import paragraph_mark_state
+from ..vocabulary import REVISION_WRAPPERS, SPLITTABLE_CONTAINERS
 from ..xmlutil import W
 from .batch import Operation
 from .context import EditContext, Outcome
@@ -34,12 +35,7 @@ from .registry import handles
 from .skips import Skip
 
 _P, _PPR, _SECT = W + "p", W + "pPr", W + "sectPr"
-_INS, _DEL, _MOVE_FROM, _MOVE_TO = W + "ins", W + "del", W + "moveFrom", W + "moveTo"
-#: Run containers a split may cut in two (each half keeps the container's attributes).
-_SPLITTABLE = frozenset(
-    W + t for t in ("ins", "del", "moveFrom", "moveTo", "hyperlink", "smartTag", "customXml", "dir", "bdo")
-)
-_REVISION_WRAPPERS = frozenset((_INS, _DEL, _MOVE_FROM, _MOVE_TO))
+_INS, _DEL = W + "ins", W + "del"
 
 
 def _consumed(ctx: EditContext, element: etree._Element) -> None:
@@ -56,11 +52,11 @@ def _split_tree(ctx: EditContext, p: etree._Element, node: etree._Element) -> et
     current = node
     while current.getparent() is not p:
         parent = current.getparent()
-        if parent.tag not in _SPLITTABLE:
+        if parent.tag not in SPLITTABLE_CONTAINERS:
             raise Skip("unsupportedBlock", "the offset falls inside a content control or a simple field")
         if current.getprevious() is not None:
             clone = etree.Element(parent.tag, attrib=dict(parent.attrib))
-            if parent.tag in _REVISION_WRAPPERS:
+            if parent.tag in REVISION_WRAPPERS:
                 clone.set(W + "id", ctx.stamper.revision_id())
             for moving in [current, *current.itersiblings()]:
                 clone.append(moving)

@@ -17,12 +17,13 @@ from typing import Any
 from lxml import etree
 
 from ..blocks import Block
+from ..vocabulary import DELETED
 from ..xmlutil import MC, NS, W14, W
 from .context import EditContext
 from .ppr import change_properties
 
-_DEL, _MOVE_FROM, _R = W + "del", W + "moveFrom", W + "r"
-_SKIP_RUNS_UNDER = frozenset((_DEL, _MOVE_FROM, _R, W + "txbxContent"))
+_R = W + "r"
+_SKIP_RUNS_UNDER = DELETED | {_R, W + "txbxContent"}
 
 
 @dataclass(slots=True)

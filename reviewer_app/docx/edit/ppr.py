@@ -22,6 +22,7 @@ from typing import Any
 
 from lxml import etree
 
+from ..vocabulary import MARK_REVISION_ORDER, RANGE_MARKUP, RPR_HISTORY
 from ..xmlutil import W
 from .skips import Skip
 
@@ -65,8 +66,6 @@ _PPR, _RPR, _SECT, _CHANGE = W + "pPr", W + "rPr", W + "sectPr", W + "pPrChange"
 #: Children of a ``w:pPr`` that are not ``CT_PPrBase`` (the mark's run properties and beyond).
 _NOT_BASE = frozenset((_RPR, _SECT, _CHANGE))
 #: Revision marks of the paragraph mark, in the order ``CT_ParaRPr`` requires them first.
-MARK_REVISIONS = tuple(W + t for t in ("ins", "del", "moveFrom", "moveTo"))
-_MARK_DROP = frozenset((*MARK_REVISIONS, W + "rPrChange"))
 #: The contract's paragraph properties (§5.5), in the order they are written.
 PROPERTY_KEYS = ("styleId", "outlineLevel", "numbering", "alignment", "spacing", "indentation")
 #: Contract outline level ``bodyText`` is ``w:outlineLvl`` 9.
@@ -153,10 +152,10 @@ def add_mark_revision(p: etree._Element, tag: str, attrs: dict[str, str]) -> etr
     """
     rpr = mark_rpr(ensure_ppr(p))
     el = etree.Element(tag, attrib=attrs)
-    order = MARK_REVISIONS.index(tag)
+    order = MARK_REVISION_ORDER.index(tag)
     position = 0
     for index, child in enumerate(rpr):
-        if child.tag in MARK_REVISIONS and MARK_REVISIONS.index(child.tag) <= order:
+        if child.tag in MARK_REVISION_ORDER and MARK_REVISION_ORDER.index(child.tag) <= order:
             position = index + 1
     rpr.insert(position, el)
     return el
@@ -176,23 +175,6 @@ def carries_section(p: etree._Element) -> bool:
 
 
 # ------------------------------------------------------------------ neighbours
-#: Paragraph-level markup that is neither content nor a block (skipped when looking for neighbours).
-RANGE_MARKUP = frozenset(
-    W + t
-    for t in (
-        "bookmarkStart",
-        "bookmarkEnd",
-        "commentRangeStart",
-        "commentRangeEnd",
-        "moveFromRangeStart",
-        "moveFromRangeEnd",
-        "moveToRangeStart",
-        "moveToRangeEnd",
-        "permStart",
-        "permEnd",
-        "proofErr",
-    )
-)
 
 
 def next_block(el: etree._Element) -> etree._Element | None:
@@ -269,7 +251,7 @@ def inheritable_copy(ppr: etree._Element | None) -> etree._Element:
     rpr = out.find(_RPR)
     if rpr is not None:
         for child in list(rpr):
-            if child.tag in _MARK_DROP:
+            if child.tag in RPR_HISTORY:
                 rpr.remove(child)
         if len(rpr) == 0:
             out.remove(rpr)
@@ -280,7 +262,7 @@ def mark_formatting(rpr: etree._Element | None) -> list[etree._Element]:
     """Copies of a mark's formatting children, without its revision records."""
     if rpr is None:
         return []
-    return [copy.deepcopy(c) for c in rpr if c.tag not in _MARK_DROP and isinstance(c.tag, str)]
+    return [copy.deepcopy(c) for c in rpr if c.tag not in RPR_HISTORY and isinstance(c.tag, str)]
 
 
 def record_change(ppr: etree._Element, old_base: etree._Element, attrs: dict[str, str]) -> etree._Element:

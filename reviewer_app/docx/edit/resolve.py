@@ -43,8 +43,8 @@ from lxml import etree
 from .. import journal, xmlutil
 from ..document import WordDocument
 from ..revisions import ChangeGroup, RevisionRecord, change_groups, revision_records
+from ..vocabulary import CUSTOM_XML_RANGES, DELETED, MOVE_RANGES, MOVES, RANGE_MARKUP, REVISION_WRAPPERS
 from ..xmlutil import MC, W
-from .ppr import RANGE_MARKUP
 from .resolve_table import drop_if_empty, prune_tables, rescue_markers, resolve_property, resolve_structure
 
 _INSERTING = frozenset(("ins", "moveTo"))
@@ -57,20 +57,9 @@ _MOVES = frozenset(("moveFrom", "moveTo", "markMoveFrom", "markMoveTo"))
 #: Kinds whose resolution changes only the text or marks of the paragraph holding them (a mark's
 #: join is checked after the fact); an accepted ``w:pPrChange`` only drops its record.
 _IN_PARAGRAPH = _INSERTING | _DELETING | _RUN_MARKS | _MARKS | frozenset(("rPrChange", "markRPrChange"))
-_WRAPPERS = frozenset(W + t for t in ("ins", "del", "moveFrom", "moveTo"))
-_DELETED_WRAPPERS = frozenset((W + "del", W + "moveFrom"))
 _UNDELETE = {W + "delText": W + "t", W + "delInstrText": W + "instrText"}
-_MOVE_RANGES = tuple(
-    W + t for t in ("moveFromRangeStart", "moveFromRangeEnd", "moveToRangeStart", "moveToRangeEnd")
-)
-#: customXml insertion/deletion/move range markers: revision markup with no content of their own.
-_CUSTOM_XML_RANGES = tuple(
-    W + f"customXml{kind}Range{end}"
-    for kind in ("Ins", "Del", "MoveFrom", "MoveTo")
-    for end in ("Start", "End")
-)
 #: Paragraph children that may stand between two paragraphs' content once they are joined.
-_BETWEEN = RANGE_MARKUP | frozenset(_CUSTOM_XML_RANGES)
+_BETWEEN = RANGE_MARKUP | CUSTOM_XML_RANGES
 #: Elements that are characters of a paragraph (LibreOffice's test for "the paragraph is empty").
 _CHARACTERS = tuple(
     W + t
@@ -129,7 +118,7 @@ def _move_ranges(root: etree._Element) -> tuple[dict[etree._Element, str], dict[
     names: dict[etree._Element, str] = {}
     markers: dict[str, list[etree._Element]] = {}
     open_ranges: dict[str, dict[str, str]] = {"From": {}, "To": {}}
-    for el in root.iter(*_MOVE_RANGES, W + "moveFrom", W + "moveTo"):
+    for el in root.iter(*MOVE_RANGES, *MOVES):
         local = etree.QName(el).localname
         side = "From" if local.startswith("moveFrom") else "To"
         if local.endswith("RangeStart"):
@@ -165,7 +154,7 @@ def _remove(el: etree._Element) -> None:
 
 def _prune_wrappers(el: etree._Element | None) -> None:
     """Remove ``w:ins``/``w:del`` wrappers a resolution left empty (innermost first)."""
-    while el is not None and el.tag in _WRAPPERS and len(el) == 0:
+    while el is not None and el.tag in REVISION_WRAPPERS and len(el) == 0:
         parent = el.getparent()
         _remove(el)
         el = parent
@@ -178,7 +167,7 @@ def _undelete(el: etree._Element) -> None:
         for ancestor in node.iterancestors():
             if ancestor is el:
                 break
-            if ancestor.tag in _DELETED_WRAPPERS:
+            if ancestor.tag in DELETED:
                 nested = True
                 break
         if not nested:
@@ -304,7 +293,7 @@ def _remove_range_markers(root: etree._Element, markers: Iterable[etree._Element
 
 def _custom_xml_markers(root: etree._Element, author: str | None) -> list[etree._Element]:
     """customXml revision range markers (of one author; an end pairs with its start by id)."""
-    found = list(root.iter(*_CUSTOM_XML_RANGES))
+    found = list(root.iter(*CUSTOM_XML_RANGES))
     if author is None:
         return found
     ids = {el.get(W + "id") for el in found if el.tag.endswith("Start") and el.get(W + "author") == author}

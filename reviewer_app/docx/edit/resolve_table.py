@@ -28,11 +28,10 @@ import copy
 from lxml import etree
 
 from ..table_grid import TableGrid
+from ..vocabulary import CELL_REVISIONS, REVISION_WRAPPERS
 from ..xmlutil import W
 from .table_xml import remove_grid_columns, widen_fixed_table
 
-_MARK_TAGS = frozenset(W + t for t in ("ins", "del", "moveFrom", "moveTo"))
-_CELL_MARKUP = frozenset(W + t for t in ("cellIns", "cellDel", "cellMerge"))
 _HDR_FTR_REFS = frozenset((W + "headerReference", W + "footerReference"))
 #: Range markers that must keep their partner: moved out of removed content, never dropped alone.
 RANGE_PAIRS: dict[str, str] = {
@@ -142,8 +141,8 @@ def resolve_property(kind: str, el: etree._Element, accept: bool) -> None:
         drop_if_empty(holder)
         return
     if kind in ("rPrChange", "markRPrChange"):
-        marks = [c for c in holder if c.tag in _MARK_TAGS]
-        _replace_children(holder, marks + _old_children(el, _MARK_TAGS))
+        marks = [c for c in holder if c.tag in REVISION_WRAPPERS]
+        _replace_children(holder, marks + _old_children(el, REVISION_WRAPPERS))
     elif kind == "pPrChange":
         kept = [c for c in holder if c.tag in (W + "rPr", W + "sectPr")]
         _replace_children(holder, _old_children(el, frozenset((W + "rPr", W + "sectPr"))) + kept)
@@ -151,11 +150,11 @@ def resolve_property(kind: str, el: etree._Element, accept: bool) -> None:
         refs = [c for c in holder if c.tag in _HDR_FTR_REFS]
         _replace_children(holder, refs + _old_children(el, _HDR_FTR_REFS))
     elif kind == "trPrChange":
-        marks = [c for c in holder if c.tag in _MARK_TAGS]
-        _replace_children(holder, _old_children(el, _MARK_TAGS) + marks)
+        marks = [c for c in holder if c.tag in REVISION_WRAPPERS]
+        _replace_children(holder, _old_children(el, REVISION_WRAPPERS) + marks)
     elif kind == "tcPrChange":
-        markup = [c for c in holder if c.tag in _CELL_MARKUP]
-        _replace_children(holder, _old_children(el, _CELL_MARKUP) + markup)
+        markup = [c for c in holder if c.tag in CELL_REVISIONS]
+        _replace_children(holder, _old_children(el, CELL_REVISIONS) + markup)
     else:  # tblPrChange, tblPrExChange, tblGridChange: the old element is the whole previous state
         _replace_children(holder, _old_children(el, frozenset()))
     drop_if_empty(holder)

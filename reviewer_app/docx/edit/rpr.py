@@ -10,6 +10,7 @@ from typing import Any
 
 from lxml import etree
 
+from ..vocabulary import REVISION_WRAPPERS
 from ..xmlutil import W
 
 RPR_ORDER = [
@@ -55,11 +56,10 @@ RPR_ORDER = [
 ]
 _RANK = {W + name: i for i, name in enumerate(RPR_ORDER)}
 _LAST = len(RPR_ORDER)  # w:ins/w:del/... of a paragraph mark come first; rPrChange last
-_LEADING = {W + t: -1 for t in ("ins", "del", "moveFrom", "moveTo")}
 
 
 def _rank(el: etree._Element) -> int:
-    if el.tag in _LEADING:
+    if el.tag in REVISION_WRAPPERS:
         return -1
     return _RANK.get(el.tag, _LAST)
 

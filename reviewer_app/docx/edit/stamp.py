@@ -16,13 +16,9 @@ from datetime import UTC, datetime
 from lxml import etree
 
 from ..document import WordDocument
-from ..xmlutil import REVISION_RANGES, REVISION_RECORDS, REVISION_WRAPPERS, W14, W
+from ..vocabulary import COMMENT_ELEMENTS, REVISION_ELEMENTS
+from ..xmlutil import W14, W
 
-#: Elements whose ``w:id`` belongs to the revision family.
-REVISION_TAGS = frozenset(W + t for t in REVISION_WRAPPERS + REVISION_RECORDS + REVISION_RANGES)
-COMMENT_TAGS = frozenset(
-    W + t for t in ("comment", "commentRangeStart", "commentRangeEnd", "commentReference")
-)
 _MAX_ID = 2**31 - 1
 
 
@@ -51,7 +47,7 @@ def _story_roots(doc: WordDocument) -> list[etree._Element]:
     return roots
 
 
-_ID_TAGS = tuple(REVISION_TAGS | COMMENT_TAGS)
+_ID_TAGS = tuple(REVISION_ELEMENTS | COMMENT_ELEMENTS)
 _ID, _PARA_ID, _P, _TR = W + "id", W14 + "paraId", W + "p", W + "tr"
 
 
@@ -71,7 +67,7 @@ class Stamper:
             for el in root.iter(*_ID_TAGS):
                 raw = el.get(_ID)
                 if raw is not None and raw.isdigit():
-                    if el.tag in COMMENT_TAGS:
+                    if el.tag in COMMENT_ELEMENTS:
                         comment_max = max(comment_max, int(raw))
                     else:
                         revision_max = max(revision_max, int(raw))

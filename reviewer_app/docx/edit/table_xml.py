@@ -12,13 +12,12 @@ from collections.abc import Callable, Iterator
 
 from lxml import etree
 
-from ..xmlutil import RUN_WRAPPERS, W
+from ..vocabulary import CELL_RUN_CONTAINERS
+from ..xmlutil import W
 
 _P, _TBL, _TR, _TC = W + "p", W + "tbl", W + "tr", W + "tc"
 _TRPR, _TCPR, _GRID = W + "trPr", W + "tcPr", W + "tblGrid"
 
-#: Paragraph content elements whose runs belong to the paragraph (deleted wrappers are skipped).
-_RUN_CONTAINERS = frozenset(W + t for t in ("ins", "moveTo", *RUN_WRAPPERS, "sdt", "sdtContent"))
 #: Run children that are content even without text (a cell holding one is not empty).
 _RUN_CONTENT = frozenset(
     W + t
@@ -83,7 +82,7 @@ def content_runs(parent: etree._Element) -> list[etree._Element]:
             if kinds and kinds <= {W + "commentReference", W + "annotationRef"}:
                 continue
             out.append(child)
-        elif tag in _RUN_CONTAINERS:
+        elif tag in CELL_RUN_CONTAINERS:
             out.extend(content_runs(child))
     return out
 

@@ -11,13 +11,11 @@ from collections.abc import Iterable
 
 from lxml import etree
 
+from ..vocabulary import DELETED, INSERTED, REVISION_WRAPPERS
 from ..xmlutil import W
 
 _TEXT_BOX = W + "txbxContent"
 _T, _INSTR = W + "t", W + "instrText"
-_DELETED = (W + "del", W + "moveFrom")
-_INSERTED = (W + "ins", W + "moveTo")
-_MARK_REVISIONS = (W + "ins", W + "del", W + "moveFrom", W + "moveTo")
 #: Body content an operation may detach (direct-mode deletions); a part's root is never detached.
 _CONTENT = frozenset(
     W + t
@@ -55,18 +53,18 @@ def check(elements: Iterable[etree._Element]) -> None:
         for el in root.iter(_T, _INSTR):
             # the nearest revision wrapper decides, within the text's own story: a text box's
             # paragraphs are a story of their own, whatever wraps the run that holds the box
-            nearest = next(el.iterancestors(*_DELETED, *_INSERTED, _TEXT_BOX), None)
-            if nearest is not None and nearest.tag in _DELETED:
+            nearest = next(el.iterancestors(*REVISION_WRAPPERS, _TEXT_BOX), None)
+            if nearest is not None and nearest.tag in DELETED:
                 raise InvalidResult(f"{_path(el)}: live text inside a deletion")
             if el.tag == _T and el.text and "\n" in el.text:
                 raise InvalidResult(f"{_path(el)}: a line break inside w:t")
-        for wrapper in root.iter(*_MARK_REVISIONS):
+        for wrapper in root.iter(*REVISION_WRAPPERS):
             parent = wrapper.getparent()
             if parent is not None and parent.tag == W + "rPr":
                 continue
-            if wrapper.tag in _INSERTED and any(True for _ in wrapper.iterancestors(*_INSERTED)):
+            if wrapper.tag in INSERTED and any(True for _ in wrapper.iterancestors(*INSERTED)):
                 raise InvalidResult(f"{_path(wrapper)}: an insertion nested in an insertion")
-            if wrapper.tag in _DELETED and any(True for _ in wrapper.iterancestors(*_DELETED)):
+            if wrapper.tag in DELETED and any(True for _ in wrapper.iterancestors(*DELETED)):
                 raise InvalidResult(f"{_path(wrapper)}: a deletion nested in a deletion")
             if wrapper.get(W + "id") is None or wrapper.get(W + "author") is None:
                 raise InvalidResult(f"{_path(wrapper)}: a revision without id or author")

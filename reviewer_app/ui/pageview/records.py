@@ -14,13 +14,13 @@ from PySide6.QtGui import QTextTable
 
 from ...docx.blocks import Block
 from ...docx.package import Package
+from ...docx.vocabulary import BLOCK_WRAPPERS
 from ...docx.xmlutil import MC, W
 from .formatting import Border, FormatResolver
 from .qformats import FormatFactory
 
 MODES = ("all", "none", "original")
 _P, _TBL, _ALT_CHUNK = W + "p", W + "tbl", W + "altChunk"
-_WRAPPERS = frozenset(W + t for t in ("customXml", "ins", "del", "moveTo", "moveFrom"))
 
 
 @dataclass(slots=True, eq=False)
@@ -233,7 +233,7 @@ def story_items(parent: etree._Element) -> Iterator[etree._Element]:
             content = child.find(W + "sdtContent")
             if content is not None:
                 yield from story_items(content)
-        elif tag in _WRAPPERS:
+        elif tag in BLOCK_WRAPPERS:
             yield from story_items(child)
         elif tag == MC + "AlternateContent":
             chosen = child.find(MC + "Choice")

@@ -15,6 +15,7 @@ from lxml import etree
 
 from ...docx.numformats import format_number
 from ...docx.text import FieldState, NoteNumbers, TextWalk
+from ...docx.vocabulary import MOVES
 from ...docx.xmlutil import MC, W, is_on
 
 _R, _T, _BR, _SYM, _RPR = W + "r", W + "t", W + "br", W + "sym", W + "rPr"
@@ -38,7 +39,6 @@ _CHARS = {
     W + "softHyphen": "\u00ad",
 }
 _DELETED_PARTS = (W + "fldChar", W + "delText", W + "t", W + "tab", _RANGE_START, _RANGE_END, _COMMENT_REF)
-_MOVES = frozenset((W + "moveTo", W + "moveFrom"))
 #: Fields whose result the page view recomputes per page (in headers and footers).
 PAGE_FIELDS = ("NUMPAGES", "SECTIONPAGES", "PAGE")
 _NO_COMMENTS: frozenset[str] = frozenset()
@@ -76,7 +76,7 @@ class Segment:
     @property
     def is_move(self) -> bool:
         """True for the two halves of a tracked move (drawn doubled, not single)."""
-        return self.revision is not None and self.revision.tag in _MOVES
+        return self.revision is not None and self.revision.tag in MOVES
 
     def __repr__(self) -> str:  # pragma: no cover - debugging aid
         return f"Segment({self.kind!r}, {self.text!r})"
