@@ -5,7 +5,8 @@ A signal that carries a value (``clicked(bool)``, ``triggered(bool)``, ``toggled
 parameter fills that parameter: the chat's Send button once sent ``False`` as the message
 (``send(text=None)``) and crashed. This scan reads every ``.connect(...)`` in ``reviewer_app/ui``
 and fails on a slot whose first parameter is optional, so it silently receives the signal's
-value: a method (found by name among the UI's functions) or a lambda.
+value: a method (the enclosing class's own for ``self.name``, else found by name among the
+UI's functions) or a lambda.
 A parameter whose name starts with ``_`` is a deliberate "ignore the signal's value" and passes;
 connect a no-argument slot or a lambda otherwise.
 """
@@ -13,6 +14,7 @@ connect a no-argument slot or a lambda otherwise.
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from pathlib import Path
 
 from tests.conftest import REPO_ROOT
@@ -49,23 +51,48 @@ def _optional_methods(trees: dict[Path, ast.Module]) -> dict[str, list[str]]:
     return found
 
 
+def _own_methods(cls: ast.ClassDef) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
+    """The methods a class defines itself: ``self.name`` in its body means one of these first."""
+    return {n.name: n for n in cls.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}
+
+
+def _connects(
+    node: ast.AST, owner: ast.ClassDef | None = None
+) -> Iterator[tuple[ast.Call, ast.ClassDef | None]]:
+    """Every ``.connect(slot)`` call under ``node``, with the class whose body it is in."""
+    for child in ast.iter_child_nodes(node):
+        inner = child if isinstance(child, ast.ClassDef) else owner
+        is_call = isinstance(child, ast.Call) and isinstance(child.func, ast.Attribute)
+        if is_call and child.func.attr == "connect" and child.args:
+            yield child, owner
+        yield from _connects(child, inner)
+
+
 def _problems(trees: dict[Path, ast.Module]) -> list[str]:
-    """Every ``.connect(slot)`` whose slot has a parameter the signal's value would fill."""
+    """Every ``.connect(slot)`` whose slot has a parameter the signal's value would fill.
+
+    ``self.name`` is judged by the enclosing class's own method of that name when it has one;
+    any other attribute by every UI function of that name (a slot of another object)."""
     optional = _optional_methods(trees)
     problems = []
     for path, tree in trees.items():
-        for node in ast.walk(tree):
-            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
-                continue
-            if node.func.attr != "connect" or not node.args:
-                continue
+        for node, owner in _connects(tree):
             slot = node.args[0]
             where = f"{path.relative_to(REPO_ROOT)}:{node.lineno}: {ast.unparse(node)}"
             if isinstance(slot, ast.Lambda):
                 name = _first_optional(slot.args, method=False)
                 if name is not None:
                     problems.append(f"{where} — the lambda's {name}= gets the signal's value")
-            elif isinstance(slot, ast.Attribute) and slot.attr in optional:
+                continue
+            if not isinstance(slot, ast.Attribute):
+                continue
+            own = _own_methods(owner) if owner is not None else {}
+            is_self = isinstance(slot.value, ast.Name) and slot.value.id == "self"
+            if is_self and slot.attr in own:
+                name = _first_optional(own[slot.attr].args, method=True)
+                if name is not None:
+                    problems.append(f"{where} — {slot.attr} takes ({name}=...)")
+            elif slot.attr in optional:
                 problems.append(f"{where} — {slot.attr} is defined at {', '.join(optional[slot.attr])}")
     return problems
 
@@ -90,3 +117,19 @@ def test_the_scan_finds_the_send_button_bug() -> None:
     assert len(problems) == 2
     assert "connect(self.send)" in problems[0] and "(text=...)" in problems[0]
     assert "lambda path=None" in problems[1]
+
+
+def test_a_class_s_own_slot_is_judged_by_its_own_definition() -> None:
+    """``self.save`` in a class that defines ``save()`` is that method, not another class's
+    ``save(path=None)``; a slot of another object is still judged by every method of its name."""
+    tree = ast.parse(
+        "class Controller:\n"
+        "    def save(self, path=None): ...\n"
+        "class Command:\n"
+        "    def save(self): ...\n"
+        "    def wire(self, controller):\n"
+        "        self.timer.timeout.connect(self.save)\n"
+        "        self.button.clicked.connect(controller.save)\n"
+    )
+    problems = _problems({UI / "example.py": tree})
+    assert len(problems) == 1 and "connect(controller.save)" in problems[0]

@@ -95,7 +95,7 @@ class PlaybookDialog(QDialog):
         self._fill(lambda entry: current is not None and same_playbook(entry.playbook, current))
 
     # ------------------------------------------------------------------ the list
-    def _fill(self, select: Callable[[PlaybookEntry], bool] = lambda _entry: False) -> None:
+    def _fill(self, select: Callable[[PlaybookEntry], bool]) -> None:
         """List the library; pick the first entry ``select`` accepts, else the first readable one."""
         self.list.clear()
         entries = library.list_playbooks()
