@@ -23,7 +23,7 @@ from lxml import etree
 from ..blocks import Block
 from ..snapshot import Snapshot
 from ..xmlutil import W
-from . import definitions, fields, numbers, terms, xrefs
+from . import definitions, fields, numbers, term_findings, terms, xrefs
 from .clauses import ClauseTracker
 from .definitions import Definition
 from .model import Finding, placed, sort_key
@@ -53,7 +53,7 @@ class Facts:
     borrows_terms: bool  # says undefined terms have the meanings another document gives
     manual: tuple[int, int | None] | None
     shape: object = None  # the TermIndex.shape ``terms`` was computed for
-    terms: terms.BlockTerms | None = None
+    terms: term_findings.BlockTerms | None = None
 
 
 _MANUAL_PREFIX = re.compile(r"^\s*\d{1,3}(?:\.\d{1,3})*\.?\s+")
@@ -123,7 +123,7 @@ class Checker:
         self._local: dict[int, list[Finding]] = {}
         self._manual: dict[int, tuple[int, int | None]] = {}
         self._index: terms.TermIndex | None = None
-        self._totals = terms.TermTotals()
+        self._totals = term_findings.TermTotals()
         self._targets: xrefs.Labels | None = None
         self._own_words: set[str] = set()
         self._reference_found: dict[int, list[Finding]] = {}
@@ -302,15 +302,15 @@ class Checker:
             index.finish()
             self._index = index
             changed = None
-        shared: dict[tuple, terms.BlockTerms] = {}
+        shared: dict[tuple, term_findings.BlockTerms] = {}
         if changed is None:
-            self._totals = terms.TermTotals()
+            self._totals = term_findings.TermTotals()
             for position in range(len(self._facts)):
                 self._totals.add(position, self._block_terms(position, index, shape, shared))
         else:
             for position in changed:
                 self._totals.add(position, self._block_terms(position, index, shape, shared))
-        return terms.findings(
+        return term_findings.findings(
             lambda position: self._facts[position].term_block,
             lambda position: self._blocks[position].id,
             index,
@@ -321,18 +321,22 @@ class Checker:
         )
 
     def _block_terms(
-        self, position: int, index: terms.TermIndex, shape: object, shared: dict[tuple, terms.BlockTerms]
-    ) -> terms.BlockTerms:
+        self,
+        position: int,
+        index: terms.TermIndex,
+        shape: object,
+        shared: dict[tuple, term_findings.BlockTerms],
+    ) -> term_findings.BlockTerms:
         """The term uses and findings of the block at ``position`` for ``shape``; blocks alike in
         all the term rules read (text, title, clause, party context) share one result through
-        ``shared`` (its findings are placed in each block by :func:`terms.findings`)."""
+        ``shared`` (its findings are placed in each block by :func:`term_findings.findings`)."""
         facts = self._facts[position]
         if facts.terms is None or facts.shape != shape:
             block = facts.term_block
             key = (block.text, block.label_end, block.in_definitions_clause, block.party_context)
             found = shared.get(key)
             if found is None:
-                found = shared[key] = terms.block_terms(block, index, self._blocks[position].id)
+                found = shared[key] = term_findings.block_terms(block, index, self._blocks[position].id)
             facts.terms, facts.shape = found, shape
         return facts.terms
 
