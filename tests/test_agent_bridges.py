@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import time
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -277,6 +279,30 @@ def test_store_lives_in_the_user_data_folder_and_tolerates_damage(tmp_path: Path
     store.file.write_text("{not json", encoding="utf-8")
     assert ProposalStore(path).proposals == []
     assert ProposalStore(None).file is None
+
+
+def test_opening_a_queue_removes_what_killed_writes_left_and_keeps_the_queue(tmp_path: Path):
+    """A queue written half-way by a killed process leaves a temporary file in the private
+    folder; the next open removes it (and an older version's ``.queue-*.json``), never a file a
+    write running now, or another document's queue, still needs."""
+    path = tmp_path / "msa.docx"
+    path.write_bytes(fixture_docx())
+    bridge = ReviewQueueBridge(DocxReviewer.open(path))
+    ok(bridge, "suggest_changes", {"operations": [PAY_60]})
+    file = bridge.store.file
+    assert file is not None
+    folder = file.parent
+    killed = [folder / f".{file.name}.ab12cd34.tmp", folder / ".queue-k2j3h4g5.json"]
+    running = [folder / f".{file.name}.zz12cd34.tmp", folder / ".queue-zz12cd34.json"]
+    other_document = folder / ".0123456789abcdef0123456789abcdef.json.ab12cd34.tmp"
+    for leftover in [*killed, *running, other_document]:
+        leftover.write_bytes(b'{"version": 1, "propos')
+    long_ago = time.time() - 300
+    for leftover in [*killed, other_document]:
+        os.utime(leftover, (long_ago, long_ago))
+    assert [p["id"] for p in ProposalStore(path).proposals] == ["pay-60"]
+    assert [f.exists() for f in killed] == [False, False]
+    assert all(f.exists() for f in [*running, other_document])
 
 
 def test_queue_receives_a_resent_operation_once():

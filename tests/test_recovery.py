@@ -15,10 +15,11 @@ from pathlib import Path
 
 import pytest
 
+from reviewer_app.docx.atomic_write import remove_stray_save_files
 from reviewer_app.docx.doc_lock import DocumentLock, DocumentLockedError, lock_file_for, process_started
 from reviewer_app.ui.autosave import LockKeeper
 from reviewer_app.ui.document_controller import DocumentController
-from reviewer_app.ui.recovery import RecoveryStore, remove_stray_save_files, word_owner
+from reviewer_app.ui.recovery import RecoveryStore, word_owner
 from reviewer_app.ui.recovery_dialog import open_document
 
 SAMPLE = Path(__file__).resolve().parents[1] / "resources" / "samples" / "sample-msa.docx"

@@ -29,13 +29,13 @@ import copy
 import hashlib
 import json
 import os
-import tempfile
 import uuid
 from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from ..docx.atomic_write import is_stray, remove_stray_save_files, write_atomically
 from ..docx.edit.batch import parse_batch
 from ..docx.edit.skips import issue_for, reason_for
 from ..docx.edit.stamp import RevisionStamp
@@ -78,10 +78,20 @@ class ProposalStore:
         return self.directory / f"{key}.json"
 
     def load(self) -> None:
-        """Read the queue back; a missing or unreadable file is an empty queue (never a crash)."""
+        """Read the queue back; a missing or unreadable file is an empty queue (never a crash).
+
+        What a write killed half-way left in the folder goes first: this queue's own temporary
+        files, and the ``.queue-*.json`` files earlier versions wrote their queues through.
+        """
         self.proposals = []
         file = self.file
-        if file is None or not file.exists():
+        if file is None:
+            return
+        remove_stray_save_files(file)
+        for leftover in self.directory.glob(".queue-*.json"):
+            if is_stray(leftover):
+                leftover.unlink(missing_ok=True)
+        if not file.exists():
             return
         try:
             data = json.loads(file.read_text(encoding="utf-8"))
@@ -91,7 +101,7 @@ class ProposalStore:
             self.proposals = [p for p in data.get("proposals", []) if isinstance(p, dict) and "id" in p]
 
     def save(self) -> None:
-        """Write the queue atomically (temporary file, fsync, rename); drop the file when empty."""
+        """Write the queue atomically (:mod:`~reviewer_app.docx.atomic_write`); drop the file when empty."""
         file = self.file
         if file is None:
             return
@@ -100,16 +110,7 @@ class ProposalStore:
             return
         private_dir(file.parent)
         data = {"version": STORE_VERSION, "document": self.document_path, "proposals": self.proposals}
-        fd, tmp = tempfile.mkstemp(prefix=".queue-", suffix=".json", dir=file.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                json.dump(data, out, ensure_ascii=False, indent=1)
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(tmp, file)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        write_atomically(file, json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8"))
 
     def get(self, proposal_id: str) -> dict[str, Any] | None:
         return next((p for p in self.proposals if p["id"] == proposal_id), None)

@@ -15,17 +15,24 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import logging
 import os
+import re
 import secrets
 import stat
 import sys
+import time
 from pathlib import Path
+
+log = logging.getLogger(__name__)
 
 #: The alphabet and length of ``tempfile.mkstemp`` names, which :mod:`reviewer_app.ui.recovery`
 #: recognises when it cleans up after a killed save.
 _NAME_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789_"
 _NAME_LENGTH = 8
 _ATTEMPTS = 100
+#: A temporary file older than this was left by a killed process (a live write takes < 1 s).
+STRAY_TEMP_AGE_S = 60
 #: Windows attributes a replaced file keeps (read-only cannot be replaced at all, so it is not here).
 _KEPT_WINDOWS_ATTRIBUTES = 0x2 | 0x4 | 0x20 | 0x2000  # hidden, system, archive, not content indexed
 
@@ -54,6 +61,40 @@ def copy_atomically(source: str | os.PathLike[str], target: str | os.PathLike[st
         like = os.fstat(fh.fileno())
     path = Path(os.path.abspath(target))
     _replace_with(path, data, like, times=(like.st_atime_ns, like.st_mtime_ns))
+
+
+def remove_stray_save_files(target: str | os.PathLike[str]) -> list[Path]:
+    """Delete the temporary files a killed write of ``target`` left beside it.
+
+    A write makes ``.NAME.XXXXXXXX.tmp`` and renames it; a process killed in between leaves it.
+    Only files older than :data:`STRAY_TEMP_AGE_S` go, so a write running in another window is
+    never touched.
+    """
+    path = Path(os.path.abspath(target))
+    pattern = re.compile(rf"\.{re.escape(path.name)}\.[{_NAME_CHARS}]{{{_NAME_LENGTH}}}\.tmp")
+    removed: list[Path] = []
+    try:
+        candidates = list(path.parent.iterdir())
+    except OSError:
+        return removed
+    for file in candidates:
+        if pattern.fullmatch(file.name) and is_stray(file):
+            try:
+                file.unlink()
+            except OSError as error:
+                log.info("could not remove the stray temporary file %s: %s", file.name, error)
+                continue
+            log.info("removed %s, left by an interrupted write", file.name)
+            removed.append(file)
+    return removed
+
+
+def is_stray(file: Path) -> bool:
+    """Whether a temporary file is old enough to be a killed process's, not a running write's."""
+    try:
+        return time.time() - file.stat().st_mtime > STRAY_TEMP_AGE_S
+    except OSError:
+        return False
 
 
 def _existing_regular_file(path: Path) -> os.stat_result | None:

@@ -25,10 +25,11 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from ..docx.atomic_write import remove_stray_save_files
 from ..docx.doc_lock import DocumentLock
 from ..docx.reviewer import DocxReviewer
 from .document_controller import DocumentController
-from .recovery import RecoveryEntry, RecoveryStore, remove_stray_save_files
+from .recovery import RecoveryEntry, RecoveryStore
 
 log = logging.getLogger(__name__)
 

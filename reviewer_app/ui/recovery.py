@@ -1,4 +1,4 @@
-"""Crash safety without Qt: recovery copies of open documents, lock files, stray-save housekeeping.
+"""Crash safety without Qt: recovery copies of open documents, and Word's owner file.
 
 Recovery copies live in ``platformdirs.user_state_dir("Reviewer")/recovery/``, never beside the
 document: contract folders are shared, and a copy of unsaved review work must not travel with
@@ -8,7 +8,8 @@ they are. Both are written atomically and the JSON last, so an entry is offered 
 copy is complete. An entry whose process is still running belongs to a live window and is never
 offered; one whose process is gone is a crash leftover (:meth:`RecoveryStore.pending`).
 
-Lock files live in :mod:`reviewer_app.docx.doc_lock` (the CLI checks them too). Word's owner
+Lock files live in :mod:`reviewer_app.docx.doc_lock` (the CLI checks them too), and the cleanup
+of killed saves in :mod:`reviewer_app.docx.atomic_write`. Word's owner
 file is looked for here, to warn that Word has the document open (:func:`word_owner`).
 Whether an entry's process is "still running" is judged as for locks.
 """
@@ -19,26 +20,20 @@ import hashlib
 import json
 import logging
 import os
-import re
 import socket
-import time
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from ..docx.atomic_write import write_atomically
+from ..docx.atomic_write import is_stray, write_atomically
 from ..docx.doc_lock import now, parse_time, written_by_running_process
 from ..private_paths import private_dir, state_root
 
 log = logging.getLogger(__name__)
 
 FORMAT_VERSION = 1
-#: A save's temporary file older than this was left by a killed process (a live save takes < 1 s).
-STRAY_TEMP_AGE_S = 60
-#: ``tempfile.mkstemp`` names: prefix, eight characters from its alphabet, suffix.
-_MKSTEMP_CHARS = "[a-z0-9_]{8}"
 
 
 def default_directory() -> Path:
@@ -131,7 +126,7 @@ class RecoveryStore:
 
     def _remove_stray_temp_files(self) -> None:
         for file in self.directory.glob("*.tmp"):
-            if _older_than(file, STRAY_TEMP_AGE_S):
+            if is_stray(file):
                 file.unlink(missing_ok=True)
 
     def _entry(self, key: str, record: dict[str, Any]) -> RecoveryEntry | None:
@@ -171,36 +166,3 @@ def word_owner(document_path: str | os.PathLike[str]) -> str | None:
         length = data[0] if data else 0
         return data[1 : 1 + length].decode("cp1252", errors="replace").strip()
     return None
-
-
-def remove_stray_save_files(document_path: str | os.PathLike[str]) -> list[Path]:
-    """Delete the temporary files a killed save of this document left beside it.
-
-    A save writes ``.NAME.XXXXXXXX.tmp`` and renames it; a process killed in between leaves it.
-    Only files older than :data:`STRAY_TEMP_AGE_S` go, so a save running in another window is
-    never touched.
-    """
-    path = Path(os.path.abspath(document_path))
-    pattern = re.compile(rf"\.{re.escape(path.name)}\.{_MKSTEMP_CHARS}\.tmp")
-    removed = []
-    try:
-        candidates = list(path.parent.iterdir())
-    except OSError:
-        return removed
-    for file in candidates:
-        if pattern.fullmatch(file.name) and _older_than(file, STRAY_TEMP_AGE_S):
-            try:
-                file.unlink()
-            except OSError as error:
-                log.info("could not remove the stray save file %s: %s", file.name, error)
-                continue
-            log.info("removed %s, left by an interrupted save", file.name)
-            removed.append(file)
-    return removed
-
-
-def _older_than(file: Path, seconds: float) -> bool:
-    try:
-        return time.time() - file.stat().st_mtime > seconds
-    except OSError:
-        return False
