@@ -14,8 +14,9 @@ import pytest
 from PySide6.QtCore import Qt
 
 from bench.comments_contract import write_commented_contract
-from reviewer_app.docx import DocxReviewer
+from reviewer_app.docx import DocxReviewer, comment_index
 from reviewer_app.docx import comments as comments_module
+from reviewer_app.docx.comment_anchors import Locator
 from reviewer_app.docx.comments import comment_dates
 from reviewer_app.ui.comment_thread_model import ThreadRow
 from reviewer_app.ui.comments_panel import CommentsPanel, add_comment_on_range
@@ -30,7 +31,7 @@ class Reads:
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.texts = 0
         self.quotes = 0
-        read_text, read_quote = comments_module._comment_text, comments_module._Locator.quote
+        read_text, read_quote = comments_module.comment_text, Locator.quote
 
         def counted_text(comment):  # type: ignore[no-untyped-def]
             self.texts += 1
@@ -40,8 +41,10 @@ class Reads:
             self.quotes += 1
             return read_quote(locator, start, end)
 
-        monkeypatch.setattr(comments_module, "_comment_text", counted_text)
-        monkeypatch.setattr(comments_module._Locator, "quote", counted_quote)
+        # the full reading and the index's re-reading each read a comment's text
+        monkeypatch.setattr(comments_module, "comment_text", counted_text)
+        monkeypatch.setattr(comment_index, "comment_text", counted_text)
+        monkeypatch.setattr(Locator, "quote", counted_quote)
 
     def reset(self) -> None:
         self.texts = self.quotes = 0
