@@ -10,7 +10,10 @@ records, while an act runs:
   rollback relies on), accept/reject (:mod:`.edit.resolve`) and the comment writer outside a
   batch call :func:`touching` / :func:`created_inside`;
 * of every other part, its bytes before and after (small parts: comments, people, relationships,
-  content types, styles or numbering when edited), compared so nothing needs reporting.
+  content types, styles or numbering when edited), compared so nothing needs reporting beyond
+  what saving needs too: a part no one marked dirty during the act (``Package.mark_dirty``) and
+  still the same tree is taken as unchanged, not serialized again (a resolve on a 2,000-comment
+  contract would otherwise serialize all five comment parts, ~10 ms, to change one).
 
 :meth:`ChangeJournal.finish` turns that into an :class:`UndoEntry` whose ``undo``/``redo`` swap the
 two states in place. When the act only rewrote the text of top-level paragraphs (accepting one
@@ -181,7 +184,9 @@ class ChangeJournal:
         self._created_in: dict[etree._Element, dict[etree._Element, etree._Element]] = {}
         self._whole_body: list[etree._Element] | None = None
         self._bookkeeping_before = doc.package.bookkeeping()
+        self._marks_before = doc.package.marks()
         self._parts_before = self._part_bytes(set(self._bookkeeping_before[0]))
+        self._roots_before = {name: doc.package.xml(name) for name in self._parts_before}
         self._present_before = set(doc.package.part_names())
         self._structure_before = doc.structure_changes
         self._previous = _active
@@ -310,6 +315,9 @@ class ChangeJournal:
         after: dict[str, bytes | None] = {}
         left: dict[str, tuple[etree._Element, bytes]] = {}
         for name in candidates:
+            if self._untouched(name, bookkeeping_after[0]):
+                left[name] = (self._roots_before[name], self._parts_before[name])
+                continue
             if name not in self._present_before:
                 old = None
             elif name in dirty_before:
@@ -323,3 +331,14 @@ class ChangeJournal:
                 left[name] = (package.xml(name), new)
         _LEFT[self._doc] = (self._doc.version, left)
         return before, after
+
+    def _untouched(self, name: str, dirty_after: frozenset[str]) -> bool:
+        """True when part ``name`` was dirty before and after the act, is the same tree and was
+        not marked changed during the act: its bytes are the ones it began with."""
+        package = self._doc.package
+        return (
+            name in self._roots_before
+            and name in dirty_after
+            and not package.marked_since(name, self._marks_before)
+            and package.xml(name) is self._roots_before[name]
+        )

@@ -93,6 +93,9 @@ class Package:
         self._by_name = {i.filename: i for i in members}
         self._xml: dict[str, etree._Element] = {}
         self._dirty: set[str] = set()
+        #: the count of marks so far, and each part's count at its last mark (see :meth:`marked_since`)
+        self._marks = 0
+        self._marked: dict[str, int] = {}
         self._removed: set[str] = set()
         self._added: list[str] = []
         self._blobs: dict[str, bytes] = {}  # binary parts added since opening (a copied picture)
@@ -204,10 +207,27 @@ class Package:
         return root
 
     def mark_dirty(self, name: str) -> None:
-        """Record that the parsed tree of ``name`` changed and must be serialized on save."""
+        """Record that the parsed tree of ``name`` changed and must be serialized on save.
+
+        Call it after every change, also to a part that is dirty already: the undo journal takes
+        a part no act marked (:meth:`marked_since`) as unchanged and does not serialize it again.
+        """
         if name not in self._xml:
             raise KeyError(f"{name} was never parsed; only parsed parts can be dirty")
         self._dirty.add(name)
+        self._note_mark(name)
+
+    def _note_mark(self, name: str) -> None:
+        self._marks += 1
+        self._marked[name] = self._marks
+
+    def marks(self) -> int:
+        """How many times a part was marked changed so far (an act's journal notes it when it begins)."""
+        return self._marks
+
+    def marked_since(self, name: str, marks: int) -> bool:
+        """True when ``name`` was marked changed (or put in place) after the first ``marks`` marks."""
+        return self._marked.get(name, 0) > marks
 
     def is_dirty(self, name: str) -> bool:
         """True when part ``name`` will be re-serialized on save."""
@@ -222,6 +242,7 @@ class Package:
         is_new = not self.has_part(name)
         self._xml[name] = root
         self._dirty.add(name)
+        self._note_mark(name)
         self._removed.discard(name)
         if is_new and name not in self._added and name not in self._by_name:
             self._added.append(name)
