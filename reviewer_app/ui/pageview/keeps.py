@@ -4,9 +4,11 @@ Qt breaks pages line by line. Word also moves a paragraph to the next page when 
 "keep with next" (``w:keepNext``, every heading) and the paragraph after it starts on the next
 page, when it is marked "keep lines together" (``w:keepLines``) and its lines would fall on two
 pages, or when widow/orphan control (``w:widowControl``) would leave its first line alone at the
-foot of a page. After each layout slice :func:`apply_keeps` looks at the paragraphs laid out
-since the last slice and gives such a paragraph a page break before it (for a chain of
-keep-with-next paragraphs, the first of the chain), which Qt then honours. (Qt's own
+foot of a page. :func:`apply_keeps` looks at each paragraph once, in order, and gives such a
+paragraph a page break before it (for a chain of keep-with-next paragraphs, the first of the
+chain), which Qt then honours. The layout calls it page by page, each page's paragraphs before
+that page's footnotes are settled (see :meth:`.layout.PagedLayout.step`), so the pages come out
+the same however the writing is sliced. (Qt's own
 ``nonBreakableLines`` is no keepLines: it also stops the paragraph wrapping, so its text would
 run off the page.)
 """
@@ -55,48 +57,56 @@ def _break_before(section_doc: SectionDoc, record: RenderedBlock) -> None:
     QTextCursor(block).setBlockFormat(fmt)
 
 
-def apply_keeps(section_doc: SectionDoc, first: int) -> int:
-    """Apply keep-with-next and orphan control to records ``first..`` of the document.
+def apply_keeps(section_doc: SectionDoc, first: int, through_page: int, final: bool) -> int:
+    """Apply the keep rules to records ``first..`` of the document that start on a page up to
+    ``through_page``; returns the index of the first record still to be looked at.
 
-    Returns the number of page breaks added (Qt has re-laid the document out after each).
+    A record is looked at only once the record after it is written (keep-with-next needs
+    where that one starts), or when ``final`` (nothing more comes). Qt re-lays the document
+    out after each page break added.
     """
     records = section_doc.records
-    height = section_doc.page_height
-    document = section_doc.document
-    doc_layout = document.documentLayout()
-    added = 0
-    for i in range(max(0, first), len(records)):
+    i = max(0, first)
+    while i < len(records) and (final or i + 1 < len(records)):
         record = records[i]
-        if not (record.keep_next or record.orphan_control or record.keep_lines):
-            continue
-        block = document.findBlock(record.start)
-        text_layout = block.layout()
-        if text_layout is None or not text_layout.lineCount():
-            continue
-        origin = doc_layout.blockBoundingRect(block).y()
-        top = origin + text_layout.lineAt(0).y()
-        if _at_page_top(top, section_doc):
-            continue
-        page = _page(top, section_doc)
-        target: RenderedBlock | None = None
-        second = origin + text_layout.lineAt(1).y() if text_layout.lineCount() > 1 else None
-        if record.orphan_control and second is not None and _page(second, section_doc) > page:
-            target = record  # its first line alone at the foot of the page
-        if target is None and record.keep_lines and second is not None:
-            last = origin + text_layout.lineAt(text_layout.lineCount() - 1).y()
-            if _page(last, section_doc) > page:
-                target = record  # its lines on two pages
-        if target is None and record.keep_next and i + 1 < len(records):
-            after = _first_line(section_doc, records[i + 1])
-            last = _last_line(section_doc, record)
-            if after is not None and last is not None and int(after // height) > int(last // height):
-                target = _chain_start(section_doc, records, i)
-        if target is not None:
-            start = top if target is record else _first_line(section_doc, target)
-            if start is not None and not _at_page_top(start, section_doc):
-                _break_before(section_doc, target)
-                added += 1
-    return added
+        if record.keep_next or record.orphan_control or record.keep_lines:
+            top = _first_line(section_doc, record)
+            if top is not None and _page(top, section_doc) > through_page:
+                break
+            target = _target(section_doc, records, i) if top is not None else None
+            if target is not None:
+                start = top if target is record else _first_line(section_doc, target)
+                if start is not None and not _at_page_top(start, section_doc):
+                    _break_before(section_doc, target)
+        i += 1
+    return i
+
+
+def _target(section_doc: SectionDoc, records: list[RenderedBlock], i: int) -> RenderedBlock | None:
+    """The paragraph a keep rule of record ``i`` moves to the next page (None: none moves)."""
+    record = records[i]
+    document = section_doc.document
+    block = document.findBlock(record.start)
+    text_layout = block.layout()
+    origin = document.documentLayout().blockBoundingRect(block).y()
+    top = origin + text_layout.lineAt(0).y()
+    if _at_page_top(top, section_doc):
+        return None
+    page = _page(top, section_doc)
+    second = origin + text_layout.lineAt(1).y() if text_layout.lineCount() > 1 else None
+    if record.orphan_control and second is not None and _page(second, section_doc) > page:
+        return record  # its first line alone at the foot of the page
+    if record.keep_lines and second is not None:
+        last = origin + text_layout.lineAt(text_layout.lineCount() - 1).y()
+        if _page(last, section_doc) > page:
+            return record  # its lines on two pages
+    if record.keep_next and i + 1 < len(records):
+        after = _first_line(section_doc, records[i + 1])
+        last = _last_line(section_doc, record)
+        height = section_doc.page_height
+        if after is not None and last is not None and int(after // height) > int(last // height):
+            return _chain_start(section_doc, records, i)
+    return None
 
 
 def _chain_start(section_doc: SectionDoc, records: list[RenderedBlock], i: int) -> RenderedBlock:

@@ -126,7 +126,7 @@ class PagedLayout(FlowSplitter):
         self._strip_break = False
         self._quiet_gc = False
         self._markup = False  # see has_markup
-        self._kept: dict[int, int] = {}  # per document: first record keep rules still have to check
+        self._kept: dict[int, int] = {}  # per document: first record keep rules still have to look at
         self.last_step = (0.0, 0.0)
         #: the last re-rendered paragraph kept its lines and height: nothing after it moved
         self.kept_lines = False
@@ -219,17 +219,13 @@ class PagedLayout(FlowSplitter):
         for doc_index in sorted(touched):
             self.docs[doc_index].page_count()  # let Qt lay out what was written
             section_doc = self.docs[doc_index]
-            # the last record may still be followed by the next slice's first: check it again then
-            first = max(0, min(self._kept.get(doc_index, 0), len(section_doc.records) - 1))
-            apply_keeps(section_doc, first)
-            top_align_split_rows(section_doc.document, section_doc.aligned_cells, section_doc.page_height)
-            section_doc.aligned_cells.clear()
-            self._kept[doc_index] = max(0, len(section_doc.records) - 1)
             final = self.done or doc_index < len(self.docs) - 1
-            for separator in self.notes.reserve(doc_index, final):
+            for separator in self._settle(doc_index, final):
                 for mark in marks:  # marks are in the last document, which is the one split
                     if doc_index == len(self.docs) - 1 and separator < mark.position:
                         mark.position += 1
+            top_align_split_rows(section_doc.document, section_doc.aligned_cells, section_doc.page_height)
+            section_doc.aligned_cells.clear()
         if marks and not self.done:
             self._split(marks)
         laid_out = time.perf_counter()
@@ -242,6 +238,24 @@ class PagedLayout(FlowSplitter):
         if self.done:
             self.close()
         return self.done
+
+    def _settle(self, doc_index: int, final: bool) -> list[int]:
+        """Apply the keep rules and settle the footnotes of the pages laid out, page by page.
+
+        Each page's paragraphs get their keep rules before its footnotes take room, and
+        both before the next page's: done in that one order, the page breaks are the same
+        however the writing was sliced (a slice used to apply the keep rules of all its
+        paragraphs before any note moved a line). Returns where the notes inserted block
+        separators (see :meth:`.note_room.NoteRoom.reserve`).
+        """
+        section_doc = self.docs[doc_index]
+        separators: list[int] = []
+        while True:
+            page = self.notes.settled(doc_index)
+            self._kept[doc_index] = apply_keeps(section_doc, self._kept.get(doc_index, 0), page, final)
+            separators += self.notes.reserve(doc_index, final, page + 1)
+            if self.notes.settled(doc_index) <= page:
+                return separators
 
     def close(self) -> None:
         """Stop holding back Python's full garbage collections (the layout is done or dropped)."""

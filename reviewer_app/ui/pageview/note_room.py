@@ -96,8 +96,9 @@ class NoteRoom:
         paint_foot(painter, foot, left, page.height - props.bottom * TWIPS, width)
 
     # ------------------------------------------------------------------ settling pages
-    def reserve(self, doc_index: int, final: bool) -> list[int]:
-        """Settle the laid-out pages of document ``doc_index`` not settled yet.
+    def reserve(self, doc_index: int, final: bool, until: int | None = None) -> list[int]:
+        """Settle the laid-out pages of document ``doc_index`` not settled yet (those before
+        page ``until``, when given).
 
         All its pages when ``final``, else all but the last (text may still be added to it).
         Returns the positions where block separators were inserted, in order, so that the
@@ -118,7 +119,7 @@ class NoteRoom:
         while guard > 0:
             guard -= 1
             last = count if final else count - 1
-            if state.checked >= last:
+            if state.checked >= (last if until is None else min(last, until)):
                 break
             split = self._settle(doc_index, section_doc, state, state.checked)
             if split is not None:

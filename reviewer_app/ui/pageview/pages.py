@@ -112,8 +112,6 @@ class SplitMark:
 SPLIT_PAGES = 10
 #: ... and only when it is long enough for Qt's re-layouts to matter.
 SPLIT_MIN_CHARS = 20000
-#: How far below the top margin a page's first line may sit (spacing Qt kept) to be a cut.
-SPLIT_SLACK = 150.0
 
 
 @dataclass(frozen=True, slots=True)

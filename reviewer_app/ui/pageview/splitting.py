@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QTextCursor
 
-from .pages import SPLIT_MIN_CHARS, SPLIT_PAGES, SPLIT_SLACK, SectionDoc, SplitMark, line_top
+from .pages import SPLIT_MIN_CHARS, SPLIT_PAGES, SectionDoc, SplitMark, line_top
 from .qformats import TWIPS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -21,6 +21,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from .note_room import NoteRoom
     from .records import Flow, RenderedBlock
     from .sections import SectionProps
+
+#: How close (LU) to the top margin a paragraph's first line must be for the flow to be cut there.
+_AT_TOP_MARGIN = 0.5
 
 
 class FlowSplitter:
@@ -67,6 +70,12 @@ class FlowSplitter:
         Cutting the flow where a paragraph starts at the top of a page changes nothing on the
         pages (the next document starts at the top of a page too) and bounds that cost by
         the length of one document. The paragraphs after the cut are written again.
+
+        Only a first line exactly at the top margin is a cut. Qt puts a paragraph given a
+        page break (by a keep rule or a footnote) below the top margin by the space after
+        the paragraph before it, but a document's first paragraph at the top margin: cutting
+        there would let that page hold one more line, and every later page would then break
+        elsewhere than in a layout written in one slice.
         """
         current = self.docs[-1]
         if current.page_count() < SPLIT_PAGES:
@@ -88,7 +97,7 @@ class FlowSplitter:
             last = line_top(doc_layout, previous, -1)
             if (
                 page < SPLIT_PAGES
-                or offset > top + SPLIT_SLACK
+                or abs(offset - top) > _AT_TOP_MARGIN
                 or last is None
                 or int(last // height) >= page
             ):
