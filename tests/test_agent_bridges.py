@@ -335,6 +335,26 @@ def test_queue_honours_the_version_pin_without_a_dry_run_bump():
     ]
 
 
+def test_queueing_a_table_edit_keeps_the_pinned_version(tmp_path: Path):
+    """A dry run that rolls a table back re-reads the document, yet its content is as it was: the
+    version the model pinned still holds, so its next pinned call is queued too."""
+    from reviewer_app.agent.suggest_changes import SuggestChangesOptions
+
+    reviewer = DocxReviewer.open(Path(__file__).parent.parent / "resources" / "samples" / "sample-msa.docx")
+    bridge = ReviewQueueBridge(reviewer, ProposalStore(None, tmp_path))
+    cell = next(b for b in reviewer.snapshot().content_blocks() if b.table is not None)
+    current, cache_version = bridge.get_document_version(), reviewer.document.version
+    options = SuggestChangesOptions(document_version=current)
+    row = {"type": "insertTableRow", "id": "row", "blockId": cell.id}
+    assert ok(bridge, "suggest_changes", {"documentVersion": current, "operations": [row]}, options)[
+        "queued"
+    ] == [{"id": "row"}]
+    assert reviewer.document.version > cache_version  # the rolled-back table was read again
+    assert bridge.get_document_version() == reviewer.document_version() == current
+    again = {"documentVersion": current, "operations": [dict(row, id="row-2", position="before")]}
+    assert ok(bridge, "suggest_changes", again, options)["queued"] == [{"id": "row-2"}]
+
+
 # ----------------------------------------------------------------------------- live and custom bridges
 # fmt: off
 PAGED_ERRORS: list[tuple[str, Any, str]] = [

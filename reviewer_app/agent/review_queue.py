@@ -189,14 +189,8 @@ class ReviewQueueBridge(ReviewerReads):
         super().__init__(reviewer, revision_stamp)
         self.store = store if store is not None else ProposalStore(reviewer.path, store_directory)
         self._editable = editable
-        #: a dry run re-reads the document and bumps its version; the content did not change
-        self._version_alias: dict[str, str] = {}
 
     # ------------------------------------------------------------------ bridge members
-    def get_document_version(self) -> str:
-        version = self.reviewer.document_version()
-        return self._version_alias.get(version, version)
-
     def is_editable(self) -> bool:
         return bool(self._editable() if callable(self._editable) else self._editable)
 
@@ -205,9 +199,6 @@ class ReviewQueueBridge(ReviewerReads):
         operations = [op.to_dict() for op in parsed.operations]
         if not self.is_editable():
             return self._refuse_all(operations, "documentNotEditable")
-        expected = (parsed.precondition or {}).get("documentVersion")
-        if expected is not None and expected != self.get_document_version():
-            return self._refuse_all(operations, "documentVersionMismatch")
         snapshot = self.reviewer.snapshot()
         for op in operations:
             block_id = _target(op)
@@ -221,11 +212,9 @@ class ReviewQueueBridge(ReviewerReads):
             "atomic": parsed.atomic,
             "dryRun": True,
         }
-        before = self.get_document_version()
+        if parsed.precondition is not None:
+            preview_batch["precondition"] = dict(parsed.precondition)
         preview = self.reviewer.apply_operations(preview_batch)
-        after = self.reviewer.document_version()
-        if after != before:
-            self._version_alias[after] = before
         if parsed.dry_run or preview.get("status") == "rejected":
             return preview
         applicable = {entry["id"] for entry in preview["applied"]}
@@ -321,14 +310,7 @@ class ReviewQueueBridge(ReviewerReads):
             else:
                 held.append(proposal)
         comment_actions = [p for p in held if p["operation"].get("type") in COMMENT_ACTIONS]
-        snapshot = self.reviewer.snapshot()
-        runnable = []
-        for proposal in (p for p in held if p["operation"].get("type") not in COMMENT_ACTIONS):
-            text_hash = snapshot.text_hash_of(proposal.get("targetBlockId") or "")
-            if text_hash is None or text_hash != proposal.get("blockTextHash"):
-                outcomes[proposal["id"]] = {"id": proposal["id"], "status": "stale"}
-            else:
-                runnable.append(proposal)
+        runnable = [p for p in held if p["operation"].get("type") not in COMMENT_ACTIONS]
         if runnable:
             batch = {
                 "version": 1,

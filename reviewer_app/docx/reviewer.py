@@ -175,8 +175,9 @@ class DocxReviewer:
 
     # ------------------------------------------------------------- edits
     def document_version(self) -> str:
-        """An opaque version that changes with every edit (for ``precondition.documentVersion``)."""
-        return f"{self._session}-{self.document.version}"
+        """An opaque version that changes with every edit (for ``precondition.documentVersion``);
+        a dry run leaves it as it was."""
+        return f"{self._session}-{self._applier.content_version}"
 
     def apply_operations(self, batch: Any) -> dict[str, Any]:
         """Apply a contract batch (§5.4) as tracked changes or comments; return the result (§5.9).

@@ -84,6 +84,18 @@ class Applier:
         self.stamp = stamp
         self.last: UndoRecord | None = None
         self._stamper: tuple[int, Stamper] | None = None  # (document version it is valid for, stamper)
+        self._rollback_bumps = 0  # how often a rollback alone moved ``doc.version`` on
+
+    @property
+    def content_version(self) -> int:
+        """The version a batch's ``documentVersion`` pins: ``doc.version`` less rollbacks' bumps.
+
+        A rollback restores the content exactly, but an element restored in place gets copies of
+        its children, so the snapshot is read again and ``doc.version`` (which keys every cache
+        of the document) moves on. The content did not change: a dry run (a proposal queued) or a
+        refused atomic batch leaves the version a model pinned as it was.
+        """
+        return self.doc.version - self._rollback_bumps
 
     def apply(self, value: Any, document_version: str | None = None) -> dict[str, Any]:
         """Apply ``value`` (a batch dict or parsed :class:`Batch`); return the result envelope."""
@@ -250,6 +262,7 @@ class Applier:
         if replaced or ctx.rolled_back_parts & definitions:
             self.doc.reload_definitions()
             self.doc.structure_changed()
+            self._rollback_bumps += 1
 
     def _roll_back(self, ctx: EditContext) -> None:
         ctx.note_rollback(ctx.checkpoints)
