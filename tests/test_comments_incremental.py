@@ -224,3 +224,23 @@ def test_kept_comments_follow_deletes_new_comments_and_their_undo(
         controller.undo_stack.undo()
     assert shown(controller) == first
     assert shown(controller) == fresh_reading(controller, tmp_path)
+
+
+def test_new_comments_one_after_another_take_their_place_in_document_order(
+    qtbot, controller: DocumentController, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each new comment is placed among the kept threads by where its anchor is (the threads'
+    order is kept sorted from one comment act to the next): after a delete and new comments at
+    the end, the start, twice in one paragraph and in between, the list equals a fresh reading."""
+    threads = shown(controller)[0]
+    assert controller.delete_comment(threads[len(threads) // 2]["id"])
+    blocks = [b for b in controller.snapshot().content_blocks() if len(b.text) > 30]
+    shown(controller)
+    reads = Reads(monkeypatch)
+    for n, block in enumerate((blocks[-1], blocks[0], blocks[0], blocks[len(blocks) // 2], blocks[5])):
+        reads.reset()
+        added = add_comment_on_range(controller, block.id, 0, 12, f"New point {n}.")
+        listed = shown(controller)
+        assert reads.texts == 1, "the new comment alone is read, the others kept"
+        assert listed == fresh_reading(controller, tmp_path)
+        assert next(t for t in listed[0] if t["id"] == added)["blockId"] == block.id
