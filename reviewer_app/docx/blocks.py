@@ -17,9 +17,17 @@ from . import hashing
 from .numbering import ListCounter, NumberingDefinitions
 from .styles import StyleIndex
 from .table_grid import TableGrid
-from .text import FieldState, NoteNumbers, complex_paragraphs, paragraph_text, plain_paragraph_text
+from .text import (
+    FieldState,
+    NoteNumbers,
+    complex_paragraphs,
+    mark_state,
+    paragraph_properties,
+    paragraph_text,
+    plain_paragraph_text,
+)
 from .vocabulary import BLOCK_WRAPPERS
-from .xmlutil import MC, W14, W, int_attr, on_off
+from .xmlutil import MC, W14, W, first_child, int_attr, on_off
 
 _ALIGNMENTS = frozenset(
     (
@@ -36,7 +44,7 @@ _ALIGNMENTS = frozenset(
 )
 _JC_ALIASES = {"start": "left", "end": "right", "justify": "both"}
 _PPR, _PSTYLE, _VAL, _OUTLINE_LVL = W + "pPr", W + "pStyle", W + "val", W + "outlineLvl"
-_JC, _SPACING, _IND, _NUMPR = W + "jc", W + "spacing", W + "ind", W + "numPr"
+_JC, _SPACING, _IND, _NUMPR, _RPR = W + "jc", W + "spacing", W + "ind", W + "numPr", W + "rPr"
 _P, _TBL = W + "p", W + "tbl"
 
 
@@ -256,12 +264,12 @@ class BodyWalker:
     # ------------------------------------------------------------- paragraphs
     def _paragraph(self, p: etree._Element, paragraph_index: int) -> None:
         notes_before = (self._notes.footnotes, self._notes.endnotes)
+        props = _Properties(paragraph_properties(p))
         extracted = None
         if p not in self._complex and not any(self._fields.stack):
-            extracted = plain_paragraph_text(p)
+            extracted = plain_paragraph_text(p, mark_state(props.rpr))
         if extracted is None:
             extracted = paragraph_text(p, self._fields, self._notes)
-        ppr = p.find(_PPR)
         block = Block(
             id="",
             kind="paragraph",
@@ -276,33 +284,17 @@ class BodyWalker:
             has_removed_text=extracted.has_removed_text,
             table=self._table_location(paragraph_index),
         )
-        self.describe(block, ppr)
+        self.describe(block, props)
         self._blocks.append(block)
 
-    def describe(self, block: Block, ppr: etree._Element | None) -> None:
+    def describe(self, block: Block, props: _Properties) -> None:
         """Fill style, heading level, numbering, label, kind and direct formatting of a block."""
-        style_id = None
-        outline = numpr = jc = spacing = ind = None
-        if ppr is not None:
-            for child in ppr:  # one pass: a 300-page contract has ~15,000 of these
-                tag = child.tag
-                if tag == _PSTYLE:
-                    style_id = child.get(_VAL)
-                elif tag == _NUMPR:
-                    numpr = child
-                elif tag == _OUTLINE_LVL:
-                    outline = child
-                elif tag == _JC:
-                    jc = child
-                elif tag == _SPACING:
-                    spacing = child
-                elif tag == _IND:
-                    ind = child
+        style_id = props.style_id
         if style_id is None:
             style_id = self.styles.default_paragraph_style_id
         block.style_id = style_id
 
-        level_raw = int_attr(outline, "val")
+        level_raw = int_attr(props.outline, "val")
         heading_level: int | None
         if level_raw is not None and 0 <= level_raw <= 8:
             heading_level = level_raw + 1
@@ -314,8 +306,8 @@ class BodyWalker:
             heading_level = self.styles.heading_level(style_id) if style_id else None
         block.heading_level = heading_level
 
-        block.stated_numbering = _stated_numbering(numpr)
-        effective = self.numbering.effective_numbering(ppr, style_id)
+        block.stated_numbering = _stated_numbering(props.numpr)
+        effective = self.numbering.numbering_of(props.numpr, style_id)
         label = None
         if effective is not None:
             num_id, ilvl = effective
@@ -328,13 +320,43 @@ class BodyWalker:
             block.kind = "listItem"
             block.display_label = label
 
-        if jc is not None:
-            value = jc.get(_VAL)
+        if props.jc is not None:
+            value = props.jc.get(_VAL)
             value = _JC_ALIASES.get(value or "", value)
             if value in _ALIGNMENTS:
                 block.direct_alignment = value
-        block.direct_spacing = _spacing(spacing)
-        block.direct_indentation = direct_indentation(ind)
+        block.direct_spacing = _spacing(props.spacing)
+        block.direct_indentation = direct_indentation(props.ind)
+
+
+class _Properties:
+    """What the block model reads from a paragraph's ``w:pPr``, found in one pass over its
+    children (a 300-page contract has ~15,000; lxml's ``find`` per property costs more). A
+    property a malformed file states twice is read from its last statement."""
+
+    __slots__ = ("style_id", "numpr", "outline", "jc", "spacing", "ind", "rpr")
+
+    def __init__(self, ppr: etree._Element | None) -> None:
+        self.style_id: str | None = None
+        self.numpr = self.outline = self.jc = self.spacing = self.ind = self.rpr = None
+        if ppr is None:
+            return
+        for child in ppr:
+            tag = child.tag
+            if tag == _PSTYLE:
+                self.style_id = child.get(_VAL)
+            elif tag == _NUMPR:
+                self.numpr = child
+            elif tag == _OUTLINE_LVL:
+                self.outline = child
+            elif tag == _JC:
+                self.jc = child
+            elif tag == _SPACING:
+                self.spacing = child
+            elif tag == _IND:
+                self.ind = child
+            elif tag == _RPR and self.rpr is None:
+                self.rpr = child  # the first, as text.paragraph_mark_state reads it
 
 
 #: Shared by every paragraph without numPr; never mutated (serializers copy it).
@@ -345,8 +367,8 @@ def _stated_numbering(numpr: etree._Element | None) -> dict[str, Any]:
     """What the paragraph itself says about numbering (contract 'Numbering states')."""
     if numpr is None:
         return _INHERIT
-    num_id = int_attr(numpr.find(W + "numId"), "val")
-    ilvl = int_attr(numpr.find(W + "ilvl"), "val")
+    num_id = int_attr(first_child(numpr, W + "numId"), "val")
+    ilvl = int_attr(first_child(numpr, W + "ilvl"), "val")
     if num_id == 0:
         return {"kind": "none"}
     if num_id is None:

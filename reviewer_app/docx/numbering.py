@@ -21,7 +21,7 @@ from lxml import etree
 
 from .numformats import bullet_text, format_number, zero_pad_width
 from .styles import StyleIndex
-from .xmlutil import MC, W, child_val, int_value, is_on
+from .xmlutil import MC, W, child_val, first_child, int_value, is_on
 
 _MAX_LEVEL = 8
 _PLACEHOLDER = re.compile(r"%([1-9])")
@@ -255,7 +255,11 @@ class NumberingDefinitions:
         (``w:lvl/w:pStyle``, ECMA-376 17.9.24; LibreOffice 7.4 ignores the link) is used, else
         level 0. A paragraph without a (known) style uses the default paragraph style.
         """
-        num_pr = ppr.find(W + "numPr") if ppr is not None else None
+        return self.numbering_of(first_child(ppr, W + "numPr") if ppr is not None else None, style_id)
+
+    def numbering_of(self, num_pr: etree._Element | None, style_id: str | None) -> tuple[str, int] | None:
+        """:meth:`effective_numbering` of a paragraph whose ``w:numPr`` (or None) the caller has
+        found already (the block walk reads every property of a ``w:pPr`` in one pass)."""
         if num_pr is None:
             # most paragraphs: the answer depends on the style alone
             if style_id not in self._by_style:

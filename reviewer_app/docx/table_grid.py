@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from .xmlutil import W, int_attr, is_on
+from .xmlutil import W, first_child, first_children, int_attr, is_on
 
 _TR, _TC, _TRPR, _TCPR, _TBLPR = W + "tr", W + "tc", W + "trPr", W + "tcPr", W + "tblPr"
 _SIDES = {"top": "top", "bottom": "bottom", "left": "left", "right": "right", "start": "left", "end": "right"}
@@ -126,11 +126,19 @@ class GridCell:
     deleted: bool = False  # w:cellDel
     row_span: int = 1
     column_span: int = 0
-    top: GridCell = field(init=False, repr=False)
+    #: None while the cell shows its own content: pointing at itself would make every cell a cycle
+    _top: GridCell | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        self.top = self
         self.column_span = self.column_span or self.span
+
+    @property
+    def top(self) -> GridCell:
+        return self if self._top is None else self._top
+
+    @top.setter
+    def top(self, cell: GridCell) -> None:
+        self._top = None if cell is self else cell
 
     @property
     def end(self) -> int:
@@ -162,24 +170,25 @@ class GridRow:
 
 
 def _read_row(tr: etree._Element, index: int, row: int) -> GridRow:
-    trpr = tr.find(_TRPR)
+    trpr = first_child(tr, _TRPR)
     out = GridRow(tr, index, [])
     if trpr is not None:
-        out.before = max(0, int_attr(trpr.find(W + "gridBefore"), "val") or 0)
-        out.after = max(0, int_attr(trpr.find(W + "gridAfter"), "val") or 0)
-        out.hidden = is_on(trpr.find(W + "hidden"))
-        out.header = is_on(trpr.find(W + "tblHeader"))
-        out.cant_split = is_on(trpr.find(W + "cantSplit"))
-        height = trpr.find(W + "trHeight")
+        props = first_children(trpr)
+        out.before = max(0, int_attr(props.get(W + "gridBefore"), "val") or 0)
+        out.after = max(0, int_attr(props.get(W + "gridAfter"), "val") or 0)
+        out.hidden = is_on(props.get(W + "hidden"))
+        out.header = is_on(props.get(W + "tblHeader"))
+        out.cant_split = is_on(props.get(W + "cantSplit"))
+        height = props.get(W + "trHeight")
         out.height = max(0, int_attr(height, "val") or 0)
         if height is not None and height.get(W + "hRule") == "exact":
             out.height_rule = "exact"
         elif height is not None and height.get(W + "hRule") == "auto":
             out.height = 0
-        out.inserted, out.deleted = trpr.find(W + "ins"), trpr.find(W + "del")
+        out.inserted, out.deleted = props.get(W + "ins"), props.get(W + "del")
     column = out.before
     for tc in unwrap_children(tr, _TC):
-        tcpr = tc[0] if len(tc) and tc[0].tag == _TCPR else tc.find(_TCPR)
+        tcpr = tc[0] if len(tc) and tc[0].tag == _TCPR else first_child(tc, _TCPR)
         span, vmerge, hmerge, width, inserted, deleted = 1, None, None, None, False, False
         if tcpr is not None:
             for child in tcpr:
@@ -215,9 +224,9 @@ class TableGrid:
 
     def __init__(self, tbl: etree._Element, keep: Callable[[GridRow], bool] | None = None) -> None:
         self.tbl = tbl
-        tblpr = tbl.find(_TBLPR)
+        tblpr = first_child(tbl, _TBLPR)
         self.tblpr = tblpr
-        grid = tbl.find(W + "tblGrid")
+        grid = first_child(tbl, W + "tblGrid")
         cols = grid.iterchildren(W + "gridCol") if grid is not None else ()
         self.widths: list[int] = [max(0, int_attr(c, "w") or 0) for c in cols]
         self.rows: list[GridRow] = []
@@ -226,11 +235,12 @@ class TableGrid:
             if keep is None or keep(row):
                 self.rows.append(row)
         self._merge()
-        self.table_width = read_measure(tblpr.find(W + "tblW")) if tblpr is not None else None
-        self.indent = read_measure(tblpr.find(W + "tblInd")) if tblpr is not None else None
-        jc = tblpr.find(W + "jc") if tblpr is not None else None
+        props = first_children(tblpr) if tblpr is not None else {}
+        self.table_width = read_measure(props.get(W + "tblW"))
+        self.indent = read_measure(props.get(W + "tblInd"))
+        jc = props.get(W + "jc")
         self.jc: str | None = jc.get(W + "val") if jc is not None else None
-        layout = tblpr.find(W + "tblLayout") if tblpr is not None else None
+        layout = props.get(W + "tblLayout")
         self.fixed = layout is not None and layout.get(W + "type") == "fixed"
 
     def _merge(self) -> None:
