@@ -1,12 +1,14 @@
 """``PageIndex``: pages ↔ blocks ↔ text, read from where Qt put each line.
 
-Built once per layout, alongside it: every time a stretch of the body is laid out, the lines
-of its finished blocks are assigned to pages (a line belongs to the page band holding its
-middle), so reading page 120 of a 300-page contract never walks the whole document. After a
-block is re-rendered in place, the index is rebuilt on the next read, unless the block kept its
-lines on its one page (a keystroke, most of the time): then only the block's own entry changes
-and the blocks after it are noted as moved by the length difference (:meth:`PageIndex.edited`),
-which lookups apply, so typing does not cost a walk of every line of a long contract.
+Built alongside the layout: every time a stretch of the body is laid out, the lines of its
+finished blocks are assigned to pages (a line belongs to the page band holding its middle), so
+reading page 120 of a 300-page contract never walks the whole document. After a block is
+re-rendered in place (:meth:`PageIndex.edited`) that kept its lines on its one page (a keystroke,
+most of the time), only the block's own entry changes and the blocks after it are noted as moved
+by the length difference, which lookups apply. When its lines changed (a typed word wraps), what
+the index holds from the block's page on is forgotten and read again from the layout only as far
+as a lookup asks: the page of the paragraph being typed in costs a page of blocks, not a walk of
+every line of a long contract. A lookup of a page's text indexes every document first.
 
 Text is the agent's text: clean text as accepted, of what is laid out on the page. List labels,
 deleted text and pictures are not part of it; a note reference reads ``[^N]``; a line break
@@ -20,17 +22,91 @@ content block's text in order, up to whitespace.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QRectF
-from PySide6.QtGui import QTextBlock, QTextLayout
+from PySide6.QtGui import QTextLayout
 
 if TYPE_CHECKING:  # pragma: no cover
     from .builder import RenderedBlock
     from .layout import PagedLayout
 
-#: One laid-out stretch of a QTextBlock: (document index, block position, from char, to char).
-Piece = tuple[int, int, int, int]
+#: One laid-out stretch of a QTextBlock on a page: (block position as indexed, from char, to char).
+Piece = tuple[int, int, int]
+
+#: After this many in-place edits in one document its index is read afresh: every lookup maps
+#: positions through each edit since the document was indexed.
+_MAX_SHIFTS = 64
+
+
+@dataclass(slots=True, eq=False)
+class _DocIndex:
+    """What the index holds of one section document; pages count from the document's first.
+
+    Positions are kept as they were when the document was first indexed (``shifts`` maps them to
+    the document as it is now), so an edit does not renumber the blocks after it.
+    """
+
+    #: per page, the pieces on it in document order
+    pages: list[list[Piece]] = field(default_factory=list)
+    #: block position as indexed -> (line start chars, line pages); entries from ``next_block`` on
+    #: are out of date (left behind by :meth:`rewind`) and written again when indexed
+    lines: dict[int, tuple[list[int], list[int]]] = field(default_factory=dict)
+    #: position (as indexed) of the next block to index; None once the whole document is
+    next_block: int | None = 0
+    #: the in-place edits since, oldest first: positions from ``since`` on (as they are after
+    #: that edit) moved by ``delta`` characters
+    shifts: list[tuple[int, int]] = field(default_factory=list)
+
+    def indexed(self, position: int) -> int:
+        """A block position in the document now, as the index keeps it."""
+        for since, delta in reversed(self.shifts):
+            if position >= since:
+                position -= delta
+        return position
+
+    def current(self, position: int) -> int:
+        """A block position as the index keeps it, in the document now."""
+        for since, delta in self.shifts:
+            if position >= since - delta:
+                position += delta
+        return position
+
+    def shift(self, since: int, delta: int) -> None:
+        """Positions from ``since`` on (as they are now) moved by ``delta`` characters."""
+        if self.shifts and self.shifts[-1][0] == since - delta:  # the same block again: one shift
+            self.shifts[-1] = (since, self.shifts[-1][1] + delta)
+        else:
+            self.shifts.append((since, delta))
+
+    def add(self, page: int, key: int, start: int, end: int) -> None:
+        pages = self.pages
+        while len(pages) <= page:
+            pages.append([])
+        on_page = pages[page]
+        if on_page and on_page[-1][0] == key:
+            on_page[-1] = (key, on_page[-1][1], end)
+        else:
+            on_page.append((key, start, end))
+
+    def rewind(self, key: int) -> None:
+        """Forget every piece from the page where block ``key`` begins on, to index again from
+        the first block with a line on that page: a block whose lines changed moves the ones
+        after it, and may push a line of its page's earlier blocks over the page's foot."""
+        pages, start = self.pages, key
+        first = self.lines[start][1][0]
+        while True:  # a table row over a page boundary puts a cell's blocks on a page before
+            earliest = min((on_page[0][0] for on_page in pages[first:] if on_page), default=start)
+            if earliest >= start:
+                break
+            start = earliest
+            first = self.lines[start][1][0]
+        del pages[first + 1 :]
+        at = first
+        while at >= 0 and pages[at] and pages[at][-1][0] >= start:
+            pages[at] = [piece for piece in pages[at] if piece[0] < start]
+            at -= 1
+        self.next_block = start
 
 
 class PageIndex:
@@ -38,19 +114,18 @@ class PageIndex:
 
     def __init__(self, layout: PagedLayout) -> None:
         self.layout = layout
-        self._pages: list[list[Piece]] = []
-        #: (document index, block position) -> (line start chars, line pages), pages global
-        self._lines: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
-        self._next_block: dict[int, int] = {}  # per document: position of the next block to index
-        #: per document, the in-place edits since the index was built, oldest first: positions from
-        #: ``since`` on (as they are after that edit) moved by ``delta`` characters
-        self._shifts: dict[int, list[tuple[int, int]]] = {}
-        self._stale = False
+        self._docs: dict[int, _DocIndex] = {}
 
     # ------------------------------------------------------------------ building
     def invalidate(self) -> None:
-        """Forget everything; the next read re-indexes the whole layout."""
-        self._stale = True
+        """Forget everything; reads index the layout again as far as they need."""
+        self._docs = {}
+
+    def _doc(self, doc_index: int) -> _DocIndex:
+        found = self._docs.get(doc_index)
+        if found is None:
+            found = self._docs[doc_index] = _DocIndex()
+        return found
 
     def edited(
         self, doc_index: int, position: int, old_length: int, new_length: int, same_lines: bool
@@ -58,74 +133,59 @@ class PageIndex:
         """The QTextBlock at ``position`` was rebuilt in place, ``old_length`` characters long
         before and ``new_length`` now. With ``same_lines`` (the same lines at the same height, so
         nothing after it moved on the page) and the whole block on one page, its entry is updated
-        and what follows shifts; otherwise the index is rebuilt on the next read."""
-        if self._stale:
-            return
-        key = self._indexed(doc_index, position)
-        entry = self._lines.get((doc_index, key))
-        if not same_lines or entry is None or len(entry[1]) != 1:
-            self._stale = True
-            return
-        pieces = self._pages[entry[1][0]]
-        found = next((i for i, piece in enumerate(pieces) if piece[:2] == (doc_index, key)), None)
-        if found is None:
-            self._stale = True
-            return
-        piece = pieces[found]
-        pieces[found] = (doc_index, key, piece[2], piece[3] + new_length - old_length)
+        and what follows shifts; otherwise the index forgets what it holds from the block's page
+        on, and reads it again from the layout only as far as a lookup asks."""
+        doc = self._doc(doc_index)
+        key = doc.indexed(position)
         delta = new_length - old_length
-        if not delta:
+        if delta:
+            if len(doc.shifts) >= _MAX_SHIFTS:
+                self._docs.pop(doc_index)
+                return
+            doc.shift(position + new_length, delta)
+        if doc.next_block is not None and key >= doc.next_block:
+            return  # not indexed yet: read as it is when asked
+        entry = doc.lines.get(key)
+        if entry is None:  # it had no lines, so no page to read again from: read it all again
+            self._docs.pop(doc_index)
             return
-        shifts = self._shifts.setdefault(doc_index, [])
-        since = position + new_length
-        if shifts and shifts[-1][0] == since - delta:  # the same block again: one shift
-            shifts[-1] = (since, shifts[-1][1] + delta)
-        else:
-            shifts.append((since, delta))
+        if same_lines and len(entry[1]) == 1:
+            pieces = doc.pages[entry[1][0]]
+            found = next((i for i, piece in enumerate(pieces) if piece[0] == key), None)
+            if found is not None:
+                piece = pieces[found]
+                pieces[found] = (key, piece[1], piece[2] + delta)
+                return
+        doc.rewind(key)
 
-    def _indexed(self, doc_index: int, position: int) -> int:
-        """A document position now, as the index recorded it (before the edits since)."""
-        for since, delta in reversed(self._shifts.get(doc_index, ())):
-            if position >= since:
-                position -= delta
-        return position
+    def _final(self, doc_index: int) -> bool:
+        """Whether document ``doc_index`` is laid out to its end."""
+        return self.layout.done or doc_index < len(self.layout.docs) - 1
 
-    def _current(self, doc_index: int, position: int) -> int:
-        """A position the index recorded, as it is in the document now."""
-        for since, delta in self._shifts.get(doc_index, ()):
-            if position >= since - delta:
-                position += delta
-        return position
-
-    def _rebuild(self) -> None:
-        self._pages = []
-        self._lines = {}
-        self._next_block = {}
-        self._shifts = {}
-        self._stale = False
-        for doc_index in range(len(self.layout.docs)):
-            final = self.layout.done or doc_index < len(self.layout.docs) - 1
-            self.extend(doc_index, final)
-
-    def extend(self, doc_index: int, final: bool) -> None:
-        """Index the blocks of document ``doc_index`` laid out since the last call.
+    def extend(self, doc_index: int, final: bool, until: int | None = None) -> None:
+        """Index the blocks of document ``doc_index`` laid out since the last call (up to the one
+        at position ``until``, when given).
 
         The document's last block stays unindexed until ``final``: the next paragraph written
         may still claim it (the empty block Qt keeps after a table).
         """
-        if self._stale:
+        doc = self._doc(doc_index)
+        if doc.next_block is None:
             return
         section_doc = self.layout.docs[doc_index]
         document = section_doc.document
         doc_layout = document.documentLayout()
         height = section_doc.page_height
-        first_page = self.layout.first_page_of_doc(doc_index)
-        block = document.findBlock(self._next_block.get(doc_index, 0))
+        block = document.findBlock(doc.current(doc.next_block))
         last = document.lastBlock()
         # lines on pages whose footnotes are not settled may still move to the next page
         settled = None if final else self.layout.notes.settled(doc_index)
+        shifted = bool(doc.shifts)
         while block.isValid():
             if block == last and not final:
+                break
+            position = block.position()
+            if until is not None and position > until:
                 break
             text_layout = block.layout()
             count = text_layout.lineCount() if text_layout is not None else 0
@@ -134,64 +194,64 @@ class PageIndex:
                 # keep their offset from it, so the extent of the lines is origin + line box
                 rect = doc_layout.blockBoundingRect(block)
                 lines = text_layout.boundingRect()
-                position = block.position()
                 top_page = int((rect.y() + lines.top()) // height)
                 bottom_page = int((rect.y() + lines.bottom() - 1) // height)
                 if settled is not None and bottom_page >= settled:
                     break
+                key = doc.indexed(position) if shifted else position
                 if top_page == bottom_page:
                     # the whole block sits on one page (most do): no need to visit its lines
-                    page = first_page + top_page
-                    self._add(page, doc_index, position, 0, block.length() - 1)
-                    self._lines[(doc_index, position)] = ([0], [page])
+                    doc.add(top_page, key, 0, block.length() - 1)
+                    doc.lines[key] = ([0], [top_page])
                 else:
-                    self._split_block(block, text_layout, rect, doc_index, first_page, height)
+                    self._split_block(doc, key, text_layout, rect.y(), height)
             block = block.next()
-        self._next_block[doc_index] = block.position() if block.isValid() else document.characterCount()
+        doc.next_block = (
+            (doc.indexed(block.position()) if shifted else block.position()) if block.isValid() else None
+        )
 
-    def _add(self, page: int, doc_index: int, position: int, start: int, end: int) -> None:
-        pages = self._pages
-        while len(pages) <= page:
-            pages.append([])
-        on_page = pages[page]
-        if on_page and on_page[-1][0] == doc_index and on_page[-1][1] == position:
-            on_page[-1] = (doc_index, position, on_page[-1][2], end)
-        else:
-            on_page.append((doc_index, position, start, end))
-
-    def _split_block(
-        self,
-        block: QTextBlock,
-        text_layout: QTextLayout,
-        rect: QRectF,
-        doc_index: int,
-        first_page: int,
-        height: float,
-    ) -> None:
+    @staticmethod
+    def _split_block(doc: _DocIndex, key: int, text_layout: QTextLayout, base: float, height: float) -> None:
         """Assign each line of a block that runs over a page boundary to its page."""
-        base = rect.y()
-        position = block.position()
         starts: list[int] = []
         line_pages: list[int] = []
         for i in range(text_layout.lineCount()):
             line = text_layout.lineAt(i)
-            page = first_page + int((base + line.y() + line.height() / 2) // height)
+            page = int((base + line.y() + line.height() / 2) // height)
             start = line.textStart()
             starts.append(start)
             line_pages.append(page)
-            self._add(page, doc_index, position, start, start + line.textLength())
-        self._lines[(doc_index, position)] = (starts, line_pages)
+            doc.add(page, key, start, start + line.textLength())
+        doc.lines[key] = (starts, line_pages)
 
-    def _ready(self) -> None:
-        if self._stale:
-            self._rebuild()
+    def _complete(self) -> None:
+        """Index every document as far as it is laid out."""
+        for doc_index in range(len(self.layout.docs)):
+            self.extend(doc_index, self._final(doc_index))
+
+    def _located(self, page: int) -> tuple[int, _DocIndex, int] | None:
+        """(document index, its index, page within it) of global ``page``, every document indexed."""
+        self._complete()
+        if page < 0 or not self.layout.docs:
+            return None
+        first = 0
+        for doc_index, section_doc in enumerate(self.layout.docs):
+            count = section_doc.page_count()
+            if page < first + count or doc_index == len(self.layout.docs) - 1:
+                doc = self._docs.get(doc_index)
+                if doc is None or page - first >= len(doc.pages):
+                    return None
+                return doc_index, doc, page - first
+            first += count
+        return None
 
     # ------------------------------------------------------------------ reading
     @property
     def page_count(self) -> int:
         """Pages laid out (as the layout counts them, including pages with no text)."""
-        self._ready()
-        return max(self.layout.page_count(), len(self._pages))
+        self._complete()
+        indexed = (self.layout.first_page_of_doc(i) + len(doc.pages) for i, doc in self._docs.items())
+        return max(self.layout.page_count(), max(indexed, default=0))
 
     def page_text(self, page: int) -> str:
         """The clean text laid out on ``page`` (0-based), in reading order (see module docstring)."""
@@ -204,14 +264,15 @@ class PageIndex:
         gives its clean text. (Reading pages one after another interleaves the cells of a table
         row that runs over a page boundary, so the pieces, not the page texts, are what add up.)
         """
-        self._ready()
-        if not 0 <= page < len(self._pages):
+        located = self._located(page)
+        if located is None:
             return []
+        doc_index, doc, local = located
+        document = self.layout.docs[doc_index].document
         out: list[tuple[str | None, str]] = []
         last_record: RenderedBlock | None = None
-        for doc_index, indexed, start, end in self._pages[page]:
-            position = self._current(doc_index, indexed)
-            document = self.layout.docs[doc_index].document
+        for indexed, start, end in doc.pages[local]:
+            position = doc.current(indexed)
             block = document.findBlock(position)
             a, b = position + start, position + end
             record = self.layout.record_at(doc_index, a)
@@ -227,12 +288,13 @@ class PageIndex:
 
     def blocks_on_page(self, page: int) -> list[str]:
         """Ids of the blocks with at least one line on ``page``, in order."""
-        self._ready()
-        if not 0 <= page < len(self._pages):
+        located = self._located(page)
+        if located is None:
             return []
+        doc_index, doc, local = located
         found: list[str] = []
-        for doc_index, indexed, start, _end in self._pages[page]:
-            record = self.layout.record_at(doc_index, self._current(doc_index, indexed) + start)
+        for indexed, start, _end in doc.pages[local]:
+            record = self.layout.record_at(doc_index, doc.current(indexed) + start)
             if record is not None and record.block_id and (not found or found[-1] != record.block_id):
                 found.append(record.block_id)
         return found
@@ -270,22 +332,28 @@ class PageIndex:
         return first, last
 
     def _page_of(self, doc_index: int, position: int) -> int | None:
-        self._ready()
         document = self.layout.docs[doc_index].document
         block = document.findBlock(position)
         if not block.isValid():
             return None
-        entry = self._lines.get((doc_index, self._indexed(doc_index, block.position())))
+        doc = self._doc(doc_index)
+        at = block.position()
+        if doc.next_block is not None and doc.current(doc.next_block) <= at:
+            self.extend(doc_index, self._final(doc_index), until=at)
+        key = doc.indexed(at)
+        if doc.next_block is not None and key >= doc.next_block:
+            return None  # not laid out yet
+        entry = doc.lines.get(key)
         if entry is None:
             return None
         starts, pages = entry
-        offset = position - block.position()
+        offset = position - at
         page = pages[0]
         for line_start, line_page in zip(starts, pages, strict=True):
             if line_start > offset:
                 break
             page = line_page
-        return page
+        return self.layout.first_page_of_doc(doc_index) + page
 
 
 def clean_slice(record: RenderedBlock, text: str, block_position: int, a: int, b: int) -> str:
