@@ -23,13 +23,14 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QItemSelectionModel, QModelIndex, QRect, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QItemSelectionModel, QModelIndex, QRect, Qt, QTimer, Signal
 from PySide6.QtGui import QPalette, QShowEvent
 from PySide6.QtWidgets import QCheckBox, QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from ..docx.comments import comment_dates
 from ..docx.edit.batch import ContractError
 from ..docx.find import text_range
+from .comment_blocks import commented_blocks, leaves_comments
 from .comment_thread_delegate import CommentThreadDelegate, ThreadLayout
 from .comment_thread_model import CommentThreadModel, ThreadRow
 from .comment_thread_view import CommentThreadView
@@ -42,6 +43,9 @@ log = logging.getLogger(__name__)
 SelectionProvider = Callable[[], tuple[str, int, int] | None]
 #: ``block id -> 0-based page`` as laid out (``PageIndex.page_of_block``), or None when unknown
 PageOfBlock = Callable[[str], int | None]
+
+#: how long typing pauses before the thread headers' page numbers follow the lines it moved
+TYPING_PAUSE_MS = 400
 
 _STYLE = """
 QFrame#newCommentBox { border: 1px solid palette(highlight); border-radius: 4px; background: palette(base); }
@@ -125,6 +129,14 @@ class CommentsPanel(QWidget):
         self._syncing = False  # the selection is being set for the page view: do not tell it back
         self._pending_range: tuple[str, int, int] | None = None
         self._stale = False
+        #: the threads last read, their comments' dates, and the blocks their anchors cover
+        #: (None: unknown), so a change elsewhere keeps them without reading every comment again
+        self._threads: list[dict[str, Any]] = []
+        self._dates: Callable[[], dict[str, str | None]] = dict
+        self._covered: frozenset[str] | None = None
+        #: the page numbers waiting for the person to stop typing (see :meth:`_document_changed`)
+        self._after_typing = QTimer(self, singleShot=True, interval=TYPING_PAUSE_MS)
+        self._after_typing.timeout.connect(self._update_pages)
         self._build()
         controller.document_loaded.connect(self._document_loaded)
         controller.document_changed.connect(self._document_changed)
@@ -239,8 +251,10 @@ class CommentsPanel(QWidget):
     def refresh(self) -> None:
         """Re-read the comments and update the rows that changed (drafts and scroll position stay)."""
         self._stale = False
+        self._after_typing.stop()
         reviewer = self.controller.reviewer
         if reviewer is None:
+            self._threads, self._covered, self._dates = [], None, dict  # the closed document is freed
             self._show_rows([])
             return
         threads = reviewer.comment_threads()
@@ -252,7 +266,13 @@ class CommentsPanel(QWidget):
                 "commentDates", lambda _snapshot: comment_dates(reviewer.document)
             )
 
+        self._threads, self._dates = threads, dates
+        self._covered = commented_blocks(reviewer.snapshot(), threads)
         self._show_rows(self._rows_of(threads, dates))
+
+    def _update_pages(self) -> None:
+        """Show the threads as last read on the pages where the layout has them now."""
+        self._show_rows(self._rows_of(self._threads, self._dates))
 
     def _rows_of(
         self, threads: list[dict[str, Any]], dates: Callable[[], dict[str, str | None]]
@@ -357,13 +377,19 @@ class CommentsPanel(QWidget):
         self.new_button.setEnabled(self.controller.reviewer is not None)
         self.refresh()
 
-    def _document_changed(self, _touched: object) -> None:
-        # any change may add or remove a comment (undo, the agent's add_comment), so every change
-        # re-reads them; while the panel is hidden that waits until it is shown again
-        if self.isVisible():
-            self.refresh()
-        else:
+    def _document_changed(self, touched: frozenset[str] | None) -> None:
+        # a change may add or remove a comment (undo, the agent's add_comment), so it re-reads
+        # them, unless it named paragraphs no comment is anchored on (typing elsewhere): then only
+        # the page numbers may have moved, shown once typing pauses; while the panel is hidden
+        # all of it waits until it is shown again
+        if not self.isVisible():
             self._stale = True
+        elif self._stale or not leaves_comments(self.controller.snapshot(), touched, self._covered):
+            self.refresh()
+        elif self.controller.typing:
+            self._after_typing.start()
+        else:
+            self._update_pages()
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
