@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: Lines within this distance (LU) of the top margin count as "already at the top of a page".
 _AT_TOP = 30.0
+_ALWAYS_BEFORE = QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore
 
 
 def _first_line(section_doc: SectionDoc, record: RenderedBlock) -> float | None:
@@ -53,8 +54,29 @@ def _at_page_top(y: float, section_doc: SectionDoc) -> bool:
 def _break_before(section_doc: SectionDoc, record: RenderedBlock) -> None:
     block = section_doc.document.findBlock(record.start)
     fmt = block.blockFormat()
-    fmt.setPageBreakPolicy(fmt.pageBreakPolicy() | QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore)
+    fmt.setPageBreakPolicy(fmt.pageBreakPolicy() | _ALWAYS_BEFORE)
     QTextCursor(block).setBlockFormat(fmt)
+    record.kept = True
+
+
+def chain_start(records: list[RenderedBlock], i: int) -> int:
+    """Index of the first record whose keep rules look at record ``i``: ``i`` itself or the
+    first of the keep-with-next paragraphs right before it."""
+    while i > 0 and records[i - 1].keep_next:
+        i -= 1
+    return i
+
+
+def release_keeps(section_doc: SectionDoc, first: int) -> None:
+    """Take back the page breaks keep rules gave records ``first..`` (a paragraph before them
+    was rebuilt and its lines changed, so where they fall is to be judged again)."""
+    for record in section_doc.records[first:]:
+        if record.kept:
+            record.kept = False
+            block = section_doc.document.findBlock(record.start)
+            fmt = block.blockFormat()
+            fmt.setPageBreakPolicy(fmt.pageBreakPolicy() & ~_ALWAYS_BEFORE)
+            QTextCursor(block).setBlockFormat(fmt)
 
 
 def apply_keeps(section_doc: SectionDoc, first: int, through_page: int, final: bool) -> int:

@@ -32,7 +32,7 @@ from .endnotes import Endnotes, endnote_format
 from .formatting import FormatResolver, ParaProps
 from .headers import HeaderFooters
 from .images import PageDocument
-from .keeps import apply_keeps
+from .keeps import apply_keeps, chain_start, release_keeps
 from .note_room import NoteRoom
 from .page_index import PageIndex
 from .pages import (
@@ -257,6 +257,18 @@ class PagedLayout(FlowSplitter):
             if self.notes.settled(doc_index) <= page:
                 return separators
 
+    def _settle_again(self, doc_index: int, chain: RenderedBlock, moved: bool, final: bool) -> None:
+        """After a rebuild: settle the pages again from ``chain``, the first paragraph whose
+        keep rules or notes the rebuilt one may change; when lines after it ``moved``, the page
+        breaks keep rules gave paragraphs from there on are taken back and judged again."""
+        section_doc = self.docs[doc_index]
+        if moved:
+            first = bisect.bisect_left(section_doc.starts, chain.start)
+            release_keeps(section_doc, first)
+            self._kept[doc_index] = min(self._kept.get(doc_index, 0), first)
+        self.notes.rewind(doc_index, chain.start)
+        self._settle(doc_index, final)
+
     def close(self) -> None:
         """Stop holding back Python's full garbage collections (the layout is done or dropped)."""
         if self._quiet_gc:
@@ -464,8 +476,13 @@ class PagedLayout(FlowSplitter):
             return False  # the paragraph left the document: its structure changed
         section_doc = self.docs[record.doc_index]
         document = section_doc.document
-        # lines moved on for footnotes after this paragraph move back; they are settled again below
-        self.notes.release(record.doc_index, record.start)
+        i = bisect.bisect_left(section_doc.starts, record.start)
+        while section_doc.records[i] is not record:
+            i += 1
+        # the keep-with-next headings before it are judged again with it
+        chain = section_doc.records[chain_start(section_doc.records, i)]
+        # lines moved on for footnotes from there move back; they are settled again below
+        self.notes.release(record.doc_index, chain.start)
         cursor = QTextCursor(document)
         first = document.findBlock(record.start)
         cursor.setPosition(first.position())
@@ -486,12 +503,10 @@ class PagedLayout(FlowSplitter):
         cursor.endEditBlock()
         final = self.done or record.doc_index < len(self.docs) - 1
         if rebuilt is None:
-            self.notes.resume(record.doc_index, first.position(), final)
+            self._settle_again(record.doc_index, chain, True, final)
             return False
         delta = (rebuilt.end - first.position()) - old_length
-        i = bisect.bisect_left(section_doc.starts, record.start)
-        while section_doc.records[i] is not record:
-            i += 1
+        rebuilt.kept = record.kept  # its block format, kept, has the page break
         section_doc.records[i] = rebuilt
         self.by_id[block_id] = rebuilt
         self._markup = self._markup or rebuilt.changed or bool(rebuilt.comments)
@@ -502,12 +517,14 @@ class PagedLayout(FlowSplitter):
                 later.start += delta
                 later.end += delta
                 starts[j] += delta
-        self.notes.resume(record.doc_index, rebuilt.start, final)
-        self._pages_cache = None
-        self._numbers = None
         now = document.findBlock(rebuilt.start)
         single = single and document.findBlock(rebuilt.end) == now
         self.kept_lines = single and _extent(document, now) == old_lines
+        self._settle_again(
+            record.doc_index, chain if chain is not record else rebuilt, not self.kept_lines, final
+        )
+        self._pages_cache = None
+        self._numbers = None
         if self.done and single:
             new_length = rebuilt.end - now.position()
             self.index.edited(record.doc_index, now.position(), old_length, new_length, self.kept_lines)

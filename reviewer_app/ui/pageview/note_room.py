@@ -12,7 +12,8 @@ when the table starts on the page. Qt then lays out the rest again and the next 
 Each page is settled once, so the work is bounded by the pages laid out.
 
 Every move is recorded so that re-rendering a paragraph can undo the moves after it
-(:meth:`NoteRoom.release`) and redo them for the new text (:meth:`NoteRoom.resume`).
+(:meth:`NoteRoom.release`) and redo them for the new text (:meth:`NoteRoom.rewind`, then
+:meth:`NoteRoom.reserve`).
 """
 
 from __future__ import annotations
@@ -324,8 +325,9 @@ class NoteRoom:
         state.checked = min(state.checked, count)
         state.feet = {page: foot for page, foot in state.feet.items() if page < count}
 
-    def resume(self, doc_index: int, position: int, final: bool) -> None:
-        """Settle again the pages from the one holding ``position`` (after a rebuild there)."""
+    def rewind(self, doc_index: int, position: int) -> None:
+        """Count the pages from the one holding ``position`` as not settled (after a rebuild
+        there); :meth:`reserve` settles them again."""
         state = self._state(doc_index)
         page = self.layout.page_of_position(doc_index, position)
         if page >= state.checked:
@@ -333,7 +335,6 @@ class NoteRoom:
         state.checked = page
         state.feet = {p: foot for p, foot in state.feet.items() if p < page}
         state.scanned = 0  # the rebuilt paragraph may cite a note the old one did not
-        self.reserve(doc_index, final)
 
 
 def _page_lines(

@@ -58,6 +58,8 @@ class RenderedBlock:
     keep_next: bool = False
     orphan_control: bool = False
     keep_lines: bool = False
+    #: a keep rule gave the paragraph a page break before it (taken back when lines before move)
+    kept: bool = False
     #: footnote references laid out in the paragraph: ``(offset, footnote id, number shown)``
     notes: list[tuple[int, str, str]] = field(default_factory=list)
 
