@@ -40,6 +40,10 @@ _PART_TYPES = {
         "word/header1.xml",
         "application/vnd.openxmlformats-officedocument.wordprocessingml.header+xml",
     ),
+    "footer": (
+        "word/footer1.xml",
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.footer+xml",
+    ),
     "settings": (
         "word/settings.xml",
         "application/vnd.openxmlformats-officedocument.wordprocessingml.settings+xml",
@@ -51,6 +55,7 @@ _ROOTS = {
     "footnotes": "footnotes",
     "comments": "comments",
     "header": "hdr",
+    "footer": "ftr",
     "settings": "settings",
 }
 

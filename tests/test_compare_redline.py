@@ -314,16 +314,13 @@ def test_header_change_and_stories_only_one_version_has() -> None:
     revised = make_docx(p("Body."), header=header.replace("draft", "final"))
     out = _redline(base, revised)
     assert count(out, "ins", "word/header1.xml") == 1
+    # a header the revised version dropped: its text deleted (tests/test_compare_sections.py)
     result = generate_redline_docx(base, make_docx(p("Body.")))
-    assert result["unprocessedStories"] == [
-        {
-            "baseStory": {"type": "header", "relationshipId": "rId1"},
-            "revisedStory": None,
-            "reason": "missing-revised-story",
-        }
-    ]
+    assert result["unprocessedStories"] == [] and result["skipped"] == []
+    assert count(result["buffer"], "del", "word/header1.xml") == 2  # its words and its mark
+    # a header only the revised version has, which no section refers to: no page shows it
     result = generate_redline_docx(make_docx(p("Body.")), base)
-    assert result["unprocessedStories"][0]["reason"] == "missing-base-story"
+    assert result["unprocessedStories"] == [] and result["skipped"] == []
 
 
 def test_inserted_paragraph_takes_the_revised_style_not_its_anchors() -> None:

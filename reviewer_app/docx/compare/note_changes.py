@@ -72,9 +72,7 @@ class NoteChanges:
         if ref is None or p is None or ref.getparent().tag != _R:
             return False
         delete_runs([ref.getparent()], p, self.stamper, tracked=True)
-        for note_p in note.container.iter(_P):
-            delete_runs(list(_runs(note_p)), note_p, self.stamper, tracked=True)
-            add_mark_revision(note_p, _DEL, self.stamper.attributes())
+        mark_deleted(note.container, self.stamper)
         self._dirty(kind)
         return True
 
@@ -98,7 +96,7 @@ class NoteChanges:
         added = copy.deepcopy(note.container)
         self._fit_styles(added)
         added.set(W + "id", str(new_id))
-        self._inserted(added)
+        mark_inserted(added, self.stamper)
         notes.append(added)
         self.doc.package.mark_dirty(part)
         self.doc.package.mark_dirty(self.doc.main_part)
@@ -113,19 +111,10 @@ class NoteChanges:
             if next(revised_p.iterancestors(_P), None) is None:
                 added = copy.deepcopy(revised_p)
                 self._fit_styles(added)
-                self._inserted(added)
+                mark_inserted(added, self.stamper)
                 note.container.append(added)
         self._dirty(note.handle["type"])
         return True
-
-    def _inserted(self, container: etree._Element) -> None:
-        """Mark ``container``'s paragraphs inserted: their runs in ``w:ins``, their marks too."""
-        for note_p in container.iter(_P):
-            for r in list(_runs(note_p)):
-                ins = etree.Element(_INS, attrib=self.stamper.attributes())
-                r.addprevious(ins)
-                ins.append(r)
-            add_mark_revision(note_p, _INS, self.stamper.attributes())
 
     def move_reference(self, base: Story, revised: Story, events: list[Event]) -> bool | None:
         """Move a paired note's reference where the revised version has it (deleted at its old
@@ -212,6 +201,25 @@ class NoteChanges:
         part = self.doc.part_name(_PARTS[kind])
         if part is not None:
             self.doc.package.mark_dirty(part)
+
+
+def mark_inserted(container: etree._Element, stamper: Stamper) -> None:
+    """Mark ``container``'s paragraphs inserted whole (a new note or header): their runs in
+    ``w:ins``, their marks too, so rejecting leaves the story empty."""
+    for p in container.iter(_P):
+        for r in list(_runs(p)):
+            ins = etree.Element(_INS, attrib=stamper.attributes())
+            r.addprevious(ins)
+            ins.append(r)
+        add_mark_revision(p, _INS, stamper.attributes())
+
+
+def mark_deleted(container: etree._Element, stamper: Stamper) -> None:
+    """Mark ``container``'s paragraphs deleted whole (a note or header the revised version
+    dropped): their runs in ``w:del``, their marks too, so accepting leaves the story empty."""
+    for p in container.iter(_P):
+        delete_runs(list(_runs(p)), p, stamper, tracked=True)
+        add_mark_revision(p, _DEL, stamper.attributes())
 
 
 def _partner(events: list[Event], revised_p: etree._Element) -> etree._Element | None:

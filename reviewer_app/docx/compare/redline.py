@@ -13,12 +13,16 @@ table cell off their host. After its words, a story's equations, pictures and dr
 written whole (:mod:`.unit_changes`). Text boxes are
 stories too (:mod:`.stories`); footnotes and endnotes only one version has are written as
 inserted or deleted notes with their references, and a note the base left with no paragraph
-gets the revised one's inserted (:mod:`.note_changes`). Another story only one version has
-(but a text box drawn in a drawing written whole) cannot be written as a tracked change and is
-reported in ``unprocessedStories``. Comments and replies only the revised version has are
-carried over by their authors (:mod:`.comment_report`). What a story's redline cannot write (a
-chart or SmartArt changed: :mod:`.units`) and a comment it cannot carry (one in a note, or on a
-paragraph it added) are listed in ``skipped`` with a ``reason`` and a ``place``.
+gets the revised one's inserted (:mod:`.note_changes`). Headers and footers only one version
+has get their text inserted (the part copied in and referenced from its section) or deleted
+(:mod:`.header_footer`); a section whose page setup changed gets a ``w:sectPrChange``, and
+section breaks added or removed are named in ``skipped`` (:mod:`.sections`). Another story only
+one version has (but a text box drawn in a drawing written whole) cannot be written as a
+tracked change and is reported in ``unprocessedStories``. Comments and replies only the
+revised version has are carried over by their authors (:mod:`.comment_report`). What a story's
+redline cannot write (a chart or SmartArt changed: :mod:`.units`) and a comment it cannot carry
+(one in a note, or on a paragraph it added) are listed in ``skipped`` with a ``reason`` and a
+``place``.
 Refusals the engine makes are reported in ``skipped`` with its reason, except a blank paragraph
 it must keep (one that ends a section or a cell): that is layout, not text.
 
@@ -48,6 +52,7 @@ from ..xmlutil import W14, W
 from .align import Event, align
 from .comment_report import carry_new_comments
 from .errors import CompareOptionError
+from .header_footer import HeaderFooterChanges
 from .inputs import open_resolved
 from .model import Budget, entries
 from .note_changes import NoteChanges, note_not_placed
@@ -56,6 +61,7 @@ from .paragraph_props import RevisedProperties
 from .privacy import apply_to_package, resolve_transforms
 from .redline_ops import SPLIT_SEPARATOR, Planned, StoryPlan
 from .redline_plan import plan_story
+from .sections import track_section_changes
 from .stories import Story, StoryDocument, pair_stories, read_stories, story_roots
 from .style_import import StyleImport
 from .unit_changes import UnitWriter
@@ -321,12 +327,20 @@ def generate_redline_docx(
     for b, r in paired_notes:
         if notes.move_reference(b, r, main_events) is False:
             writer.report([note_not_placed(b.handle, r.handle)])
+    writer.report(track_section_changes(doc, revised_doc, notes.stamper))
+    headers = HeaderFooterChanges(doc, revised_doc, notes.stamper)  # one id counter with the notes
     for b, r in only_one:
         if any(a in carried for s in (b, r) if s is not None for a in s.container.iterancestors()):
             continue  # a text box in a drawing written whole
         if b is not None and b.handle["type"] in ("footnote", "endnote") and notes.delete(b):
             continue
         if r is not None and r.handle["type"] in ("footnote", "endnote") and notes.insert(r, main_events):
+            continue
+        if b is not None and b.handle["type"] in ("header", "footer"):
+            headers.delete(b)
+            continue
+        if r is not None and r.handle["type"] in ("header", "footer"):
+            writer.report([entry] if (entry := headers.insert(r)) is not None else [])
             continue
         reason = "missing-base-story" if b is None else "missing-revised-story"
         handles = {"baseStory": b.handle if b else None, "revisedStory": r.handle if r else None}

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import copy
 import difflib
-import posixpath
 from collections.abc import Callable
 
 from lxml import etree
@@ -36,6 +35,7 @@ from ..hashing import normalize_text
 from ..vocabulary import DELETED, INSERTED, RANGE_MARKUP
 from ..xmlutil import NS, R, W
 from .align import Event
+from .header_footer import fresh_name
 from .note_changes import offset_of, place_at
 from .units import M, UnitReader
 
@@ -261,11 +261,7 @@ class UnitWriter:
             if same and package.read_bytes(mine.target) == data:
                 self._imported[rel_id] = mine.rel_id
                 return mine.rel_id
-        name, number = rel.target, 1
-        stem, ext = posixpath.splitext(rel.target)
-        while package.has_part(name):
-            number += 1
-            name = f"{stem}_{number}{ext}"
+        name = fresh_name(package, rel.target)
         package.put_bytes(name, data, self.revised.package.content_type(rel.target))
         self._imported[rel_id] = package.add_relationship(part, rel.rel_type, name)
         return self._imported[rel_id]
