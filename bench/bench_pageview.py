@@ -34,7 +34,6 @@ from PySide6.QtCore import QElapsedTimer, QEventLoop, QTimer  # noqa: E402
 
 from reviewer_app.app import create_application  # noqa: E402
 from reviewer_app.docx.reviewer import DocxReviewer  # noqa: E402
-from reviewer_app.ui.main_thread_gc import collect_due  # noqa: E402
 from reviewer_app.ui.pageview.layout import PagedLayout  # noqa: E402
 from reviewer_app.ui.pageview.render import render_page_image  # noqa: E402
 from reviewer_app.ui.pageview.view import PageView  # noqa: E402
@@ -57,7 +56,6 @@ def first_page_ms(path: Path) -> tuple[float, float, float]:
     start, cpu = time.perf_counter(), time.process_time()
     reviewer = DocxReviewer.open(path)
     snapshot = reviewer.snapshot()
-    collect_due()  # as DocumentController.open does
     opened = time.perf_counter()
     layout = PagedLayout(reviewer, "all", snapshot)
     while not layout.done and layout.page_count() < 2:
@@ -75,7 +73,6 @@ def full_layout_ms(path: Path) -> tuple[float, float, float, int, PageView]:
     """Lay out through the view's own event-loop slices; measure the 10 ms timer's largest gap."""
     reviewer = DocxReviewer.open(path)
     snapshot = reviewer.snapshot()
-    collect_due()  # as DocumentController.open does: the open's garbage is collected inside the open
     view = PageView()
     view.resize(1000, 800)
     ticks: list[float] = []
@@ -188,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="also write the figures as JSON")
     parser.add_argument("--runs", type=int, default=3, help="runs per file; medians are printed")
     args = parser.parse_args(argv)
-    app = create_application()  # the app's own set-up: garbage collected on Qt's thread
+    app = create_application()  # the app's own set-up (fonts, names)
     files = args.files
     if not files:
         from bench_reads import ensure_synthetic
@@ -213,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
             ("first_page_cpu_ms", "CPU time of the first page"),
             (
                 "open_snapshot_ms",
-                "of the first page: the engine's open + snapshot + collecting their garbage",
+                "of the first page: the engine's open + snapshot",
             ),
             ("full_layout_cpu_ms", "CPU time of the full layout"),
             ("build_all_ms", "the whole layout in one call (read_page before the view is done)"),

@@ -12,7 +12,9 @@ import asyncio
 import logging
 import os
 import sys
+import weakref
 
+import shiboken6
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtGui import QFileOpenEvent
 from PySide6.QtWidgets import QApplication
@@ -24,7 +26,6 @@ from .resources import sample_contract_path
 from .ui.app_settings import SettingsStore
 from .ui.excepthook import install_excepthook
 from .ui.logging_setup import configure_logging
-from .ui.main_thread_gc import install as collect_garbage_on_qt_thread
 from .ui.main_window import MainWindow
 from .ui.pageview.fonts import register_bundled_fonts
 from .ui.platform_check import xcb_problem
@@ -46,8 +47,6 @@ def create_application() -> QApplication:
     app.setOrganizationName(ORGANIZATION_NAME)
     app.setApplicationVersion(__version__)
     app.setDesktopFileName("reviewer")  # Wayland and the Linux desktop match the window to reviewer.desktop
-    # a closed window in a reference cycle must not be destroyed by a worker thread's collection
-    collect_garbage_on_qt_thread(app)
     register_bundled_fonts()  # pages lay out in the same fonts on every machine
     return app
 
@@ -130,7 +129,7 @@ def main(path: str | os.PathLike[str] | None = None, quit_after_ms: int | None =
     window = MainWindow(settings=settings)
     file_open = FileOpenHandler(window)
     app.installEventFilter(file_open)
-    hook = install_excepthook(lambda: window)
+    hook = install_excepthook(weakref.ref(window))  # the hook outlives main(): it must not keep the window
     loop.set_exception_handler(hook.asyncio_handler)
 
     def start() -> None:
@@ -151,4 +150,7 @@ def main(path: str | os.PathLike[str] | None = None, quit_after_ms: int | None =
     with loop:
         loop.run_until_complete(closing.wait())
         loop.run_until_complete(asyncio.sleep(0.05))  # let the chat close its HTTP client
+    # destroyed here, its Python side freed as main() returns: not during the interpreter's shutdown,
+    # when the finalizers of its parts (the undo history, a layout) no longer find their modules
+    shiboken6.delete(window)
     return 0

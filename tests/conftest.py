@@ -10,7 +10,6 @@ Fixture names are used across the suite; keep them stable: ``corpus_dir``,
 from __future__ import annotations
 
 import copy
-import gc
 import json
 import os
 import subprocess
@@ -23,8 +22,6 @@ import pytest
 
 # Qt reads the platform when the first QApplication is built, before any fixture could run.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-
-from reviewer_app.ui.main_thread_gc import collect_due  # noqa: E402 - after the platform is set
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SHARED = REPO_ROOT.parent / "shared"
@@ -80,62 +77,21 @@ def artifacts_dir() -> Path:
     return ARTIFACTS
 
 
-# ----------------------------------------------------------------------------- garbage
-def pytest_sessionstart(session: pytest.Session) -> None:
-    """Collect cyclic garbage on the main thread only, as the app does (``ui/main_thread_gc``).
-
-    Windows and panels a test leaves in reference cycles would otherwise be destroyed by whichever
-    thread next allocates past Python's threshold (a fake model server's handler, a LibreOffice
-    runner) and crash Qt in a later, unrelated test. Collection happens between tests instead.
-    """
-    gc.disable()
-
-
-def _older_collections() -> int:
-    """How many collections of the middle and oldest generation have run so far."""
-    stats = gc.get_stats()
-    return stats[1]["collections"] + stats[2]["collections"]
-
-
-class _QtLeftovers:
-    """What the last Qt test left to collect: pending, and whether it may already be old."""
-
-    pending = False
-    older_at_start = 0
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_runtest_setup(item: pytest.Item) -> None:
-    """Collect the previous Qt test's objects now, once its fixtures have let go of them.
-
-    They are young unless a collection of the older generations ran during that test (the app's
-    collector does, in long tests), so a young-generation collection usually finds them all; a
-    full collection (up to 0.8 s with the suite's heap) is paid only when it would not.
-    """
-    if _QtLeftovers.pending:
-        _QtLeftovers.pending = False
-        gc.collect(2 if _older_collections() != _QtLeftovers.older_at_start else 1)
-    else:
-        collect_due()
-    _QtLeftovers.older_at_start = _older_collections()
-
-
+# ----------------------------------------------------------------------------- Qt leftovers
 @pytest.hookimpl(trylast=True)
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
     """After a Qt test, destroy its widgets before the next test starts.
 
     pytest-qt closes the test's widgets with ``deleteLater``, which plain ``processEvents`` never
     carries out: the windows would live on, their timers firing (autosave every 60 s) in later,
-    unrelated tests, until some event loop happened to run. Runs after the fixtures' teardown;
-    the rest of what the test made is collected at the next test's setup.
+    unrelated tests, until some event loop happened to run. Runs after the fixtures' teardown.
+    Destroyed here, on Qt's thread, their Python side is freed by reference counting: no Qt
+    object waits for Python's automatic collector, which may run on any thread.
     """
     if {"qapp", "qtbot"} & set(getattr(item, "fixturenames", ())):
         from PySide6.QtCore import QCoreApplication, QEvent
 
         QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
-        _QtLeftovers.pending = True
-    else:
-        collect_due()
 
 
 @pytest.fixture(autouse=True)

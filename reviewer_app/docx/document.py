@@ -15,6 +15,7 @@ from .numbering import NumberingDefinitions
 from .package import Package
 from .snapshot import Snapshot, SnapshotCache
 from .styles import StyleIndex
+from .weak_links import weak_method
 from .xmlutil import W
 
 
@@ -30,7 +31,7 @@ class WordDocument:
             raise MissingPartError(package.path, "its main document part has no body.")
         self.body: etree._Element = body
         self.reload_definitions()
-        self._cache = SnapshotCache(self._walk)
+        self._cache = SnapshotCache(weak_method(self._walk))  # the cache must not hold the document
         #: how many times the structure was reported changed (an undo record tells text-only acts apart)
         self.structure_changes = 0
         #: initials people chose for the comments they write now, by author name; the comments of

@@ -9,6 +9,7 @@ structure alone, and falls back to a full walk when ids, labels or note numbers 
 from __future__ import annotations
 
 import json
+import weakref
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -149,6 +150,12 @@ def build_anchors(blocks: list[Block]) -> dict[str, Anchor]:
     return {b.id: _anchor(b, i, counts) for i, b in enumerate(blocks) if b.kind != "diagnostic"}
 
 
+def _shared_anchors(cache: weakref.ref[SnapshotCache], version: int) -> dict[str, Anchor] | None:
+    """The cache's anchors for a snapshot of ``version``; None once the cache is gone."""
+    live = cache()
+    return None if live is None else live._anchors_copy(version)
+
+
 class SnapshotCache:
     """Holds the current blocks (and, once asked for, anchors) of one document across edits."""
 
@@ -173,7 +180,10 @@ class SnapshotCache:
             self._rebuild()
         assert self._blocks is not None
         version = self.version
-        snapshot = Snapshot(list(self._blocks), lambda: self._anchors_copy(version))
+        # held by its cache, the snapshot reaches back weakly; once the cache is gone it builds its
+        # own anchors, as a snapshot of an older version does
+        cache = weakref.ref(self)
+        snapshot = Snapshot(list(self._blocks), lambda: _shared_anchors(cache, version))
         if self._index is None:
             self._index = {b.id: i for i, b in enumerate(self._blocks)}
         snapshot.memo("positions", lambda _snap: self._index)  # never changed: replaced on invalidate

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import QCheckBox, QFrame, QHBoxLayout, QLabel, QPushButto
 from ..docx.comments import comment_dates
 from ..docx.edit.batch import ContractError
 from ..docx.find import text_range
+from ..docx.weak_links import weak_method
 from .comment_blocks import commented_blocks, leaves_comments
 from .comment_thread_delegate import CommentThreadDelegate, ThreadLayout
 from .comment_thread_model import CommentThreadModel, ThreadRow
@@ -167,7 +168,7 @@ class CommentsPanel(QWidget):
         self.empty_label.setObjectName("commentsEmpty")
         self.model = CommentThreadModel(self)
         self.delegate = CommentThreadDelegate(self.model, self)
-        self.model.size_of = self.delegate.size_of
+        self.model.size_of = weak_method(self.delegate.size_of)  # held strongly: a cycle with the delegate
         self.delegate.sizes_changed.connect(self.model.refresh_sizes)
         self.list_view = CommentThreadView(self.model, self.delegate, self)
         self.list_view.overlays = self._composers  # type: ignore[assignment]

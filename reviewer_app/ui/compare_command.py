@@ -20,6 +20,7 @@ from ..agent.host_tools import VersionChoice
 from ..docx.compare import generate_redline_docx
 from ..docx.compare.errors import CompareInputError, CompareOptionError
 from ..docx.errors import DocxOpenError
+from ..docx.weak_links import BackReference
 from .compare_report import incomplete_redline
 from .plurals import count_text
 
@@ -31,6 +32,8 @@ log = logging.getLogger(__name__)
 
 class CompareCommand:
     """Runs a comparison for a window and keeps the versions the person picked."""
+
+    window: BackReference[MainWindow] = BackReference()
 
     def __init__(self, window: MainWindow) -> None:
         self.window = window

@@ -33,7 +33,6 @@ from ..docx.journal import UndoEntry
 from ..docx.protection import TRACKED_ONLY_MESSAGE
 from ..docx.reviewer import DocxReviewer
 from ..docx.snapshot import Snapshot
-from .main_thread_gc import collect_due
 from .plurals import count_text
 
 log = logging.getLogger(__name__)
@@ -246,7 +245,6 @@ class DocumentController(QObject):
         current document when the file is refused)."""
         reviewer = DocxReviewer.open(path, author=self._author)
         reviewer.snapshot()  # a file that opens but cannot be read fails here, before anything changes
-        collect_due()  # the open's young objects, inside its wait rather than in the first scroll
         self._install(reviewer)
         self._disk_stamp = FileStamp.of(path)
         return reviewer
@@ -255,7 +253,6 @@ class DocumentController(QObject):
         """Open a document held in memory (a recovered copy) that will be saved to ``path``."""
         reviewer = DocxReviewer.from_bytes(data, author=self._author, path=path)
         reviewer.snapshot()
-        collect_due()
         self._install(reviewer)
         self._disk_stamp = FileStamp.of(path) if path else None
         self._never_saved_change = True  # recovered work is not on disk yet

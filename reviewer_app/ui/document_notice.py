@@ -13,6 +13,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QBoxLayout, QStatusBar, QWidget
 
 from ..docx.reviewer import DocxReviewer
+from ..docx.weak_links import BackReference
 from .chat.banner import Banner
 
 STATUS_MS = 10_000
@@ -20,6 +21,8 @@ STATUS_MS = 10_000
 
 class DocumentNotice(QObject):
     """Shows a banner at the top of ``column`` when a document the notice applies to is loaded."""
+
+    _parent: BackReference[QWidget] = BackReference()
 
     def __init__(self, parent: QWidget, column: QBoxLayout, status_bar: QStatusBar) -> None:
         super().__init__(parent)

@@ -16,6 +16,7 @@ from PySide6.QtCore import QStandardPaths
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from ..docx.errors import DocxOpenError
+from ..docx.weak_links import BackReference
 from .recovery_dialog import open_document
 
 if TYPE_CHECKING:
@@ -28,6 +29,8 @@ DOCX_FILTER = "Word documents (*.docx);;All files (*)"
 
 class FileCommands:
     """The window's file commands (kept apart so the window class stays about composition)."""
+
+    window: BackReference[MainWindow] = BackReference()
 
     def __init__(self, window: MainWindow) -> None:
         self.window = window

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from ..agent.host_tools import compare_with_version_tool
 from ..docx.reviewer import DocxReviewer
 from ..docx.snapshot import Snapshot
+from ..docx.weak_links import weak_method
 from .app_settings import SettingsStore
 from .chat import ChatDock
 from .chat.banner import Banner, as_sentence
@@ -92,7 +93,7 @@ class MainWindow(QMainWindow):
         self.controller.refused.connect(self.protection_notice.show_refusal)
         self.files = FileCommands(self)
         self.compare = CompareCommand(self)
-        self.drafting = Drafting(self.controller, self.page_view.viewport(), self._block_rect)
+        self.drafting = Drafting(self.controller, self.page_view.viewport(), weak_method(self._block_rect))
         self.typing = PageTyping(self.controller, self.page_view)
         self.typing.refused.connect(self._show_refusal)
         self.actions = create_actions(self)
@@ -137,7 +138,8 @@ class MainWindow(QMainWindow):
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.chat_dock)
         self.menus["view"].addAction(self.chat_dock.toggleViewAction())
         # the versions the person picked (Compare with…, Offer Another Version…), never a path of the model's
-        self.chat.chat.host_tools = (compare_with_version_tool(lambda: self.compare.versions),)
+        versions = self.compare.versions  # the list itself: a lambda over self would make a cycle
+        self.chat.chat.host_tools = (compare_with_version_tool(lambda: versions),)
         self.chat.show_block.connect(self.page_view.show_block)
         self.chat.settings_requested.connect(self.show_settings)
         self.chat.mode_changed.connect(self._sync_agent_mode)
@@ -468,7 +470,11 @@ class MainWindow(QMainWindow):
         super().showEvent(event)
         if not self._shown_once:  # asked once the window is on screen, from the event loop
             self._shown_once = True
-            QTimer.singleShot(0, self, self._ask_name_then_ready)  # not once the window is gone
+            # a child timer, not QTimer.singleShot: that one keeps its callable (and so the window)
+            # alive for good when the window is gone before it fires
+            ask = QTimer(self, singleShot=True, interval=0)
+            ask.timeout.connect(self._ask_name_then_ready)
+            ask.start()
 
     def _ask_name_then_ready(self) -> None:
         self.name_dialog = ask_name(self.services.settings, self)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QMenu
 
+from ..docx.weak_links import BackReference
 from .pageview.records import MarkupFilter
 from .plurals import count_text
 from .window_actions import connect
@@ -33,6 +34,8 @@ MARKUP_VIEWS = (
 
 class ReviewerMarkup(QObject):
     """The Show Markup submenu, the markup views and Accept All Changes Shown (see the module docstring)."""
+
+    _window: BackReference[MainWindow] = BackReference()
 
     def __init__(self, window: MainWindow) -> None:
         super().__init__(window)

@@ -32,6 +32,7 @@ from ..agent.playbook.playbook_turn import PlaybookRun
 from ..agent.session import AgentSession
 from ..agent.transcript import document_identity
 from ..docx.snapshot import Snapshot
+from ..docx.weak_links import BackReference, weak_method
 from .chat.describe import operation_title, status_title
 from .playbook_dialog import PlaybookDialog, same_playbook
 from .playbook_panel import PlaybookPanel
@@ -51,10 +52,12 @@ SAVE_DELAY_MS = 400
 class PlaybookCommand(QObject):
     """The open document's playbook review, its runs, its saving and its export."""
 
+    window: BackReference[MainWindow] = BackReference()
+
     def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
         self.window = window
-        self.panel = panel = PlaybookPanel(self._snapshot)
+        self.panel = panel = PlaybookPanel(weak_method(self._snapshot))
         self.review: PlaybookReview | None = None
         #: the run in progress (None between runs)
         self.run: PlaybookRun | None = None
@@ -68,7 +71,7 @@ class PlaybookCommand(QObject):
         self._save_timer.timeout.connect(self.save)
         panel.review_edited.connect(self._save_timer.start)
         panel.review_edited.connect(self._remember_verdicts)
-        panel.describe_proposal = self.describe_proposal
+        panel.describe_proposal = weak_method(self.describe_proposal)
         panel.citation_shown.connect(window.page_view.show_range)
         panel.block_shown.connect(window.page_view.show_block)
         panel.proposal_shown.connect(self.show_proposal)

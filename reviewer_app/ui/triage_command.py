@@ -21,6 +21,7 @@ from PySide6.QtCore import QObject
 from ..agent.recommend_change import RECOMMEND_CHANGE, recommend_change_tool
 from ..agent.session import AgentSession
 from ..agent.triage import Recommendation, Triage, TriageStore, triage_task
+from ..docx.weak_links import BackReference, weak_method
 from .plurals import count_text
 from .window_actions import connect
 
@@ -34,6 +35,8 @@ _MESSAGE_MS = 10000
 class TriageCommand(QObject):
     """The open document's triage, its turn, and the Changes panel's view of it."""
 
+    window: BackReference[MainWindow] = BackReference()
+
     def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
         self.window = window
@@ -41,11 +44,11 @@ class TriageCommand(QObject):
         controller = window.controller
         self.triage = self._load()
         #: the tool, put in the chat's session for a triage turn only
-        self.tool = recommend_change_tool(lambda: self.triage)
+        self.tool = recommend_change_tool(weak_method(self._current_triage))
         #: a triage turn was started and has not finished yet
         self.running = False
         panel = window.docks.redline
-        panel.recommend = lambda changes: self.triage.current(changes)
+        panel.recommend = weak_method(self._recommendations)
         connect(window.actions.triage_changes, self.start)
         controller.document_loaded.connect(self._document_loaded)
         window.chat.chat.turn_finished.connect(self._turn_finished)
@@ -55,8 +58,14 @@ class TriageCommand(QObject):
         our_side = lambda: {controller.author, controller.agent_author}  # noqa: E731 - read at each call
         reviewer = controller.reviewer
         triage = self.store.triage_for(reviewer, our_side) if reviewer is not None else Triage(our_side)
-        triage.on_change.append(self._recommended)
+        triage.on_change.append(weak_method(self._recommended))
         return triage
+
+    def _current_triage(self) -> Triage:
+        return self.triage
+
+    def _recommendations(self, changes: list[dict[str, Any]]) -> dict[str, Recommendation]:
+        return self.triage.current(changes)
 
     def _document_loaded(self) -> None:
         self.triage = self._load()

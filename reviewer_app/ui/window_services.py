@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
+from ..docx.weak_links import BackReference
 from .app_settings import SettingsStore
 from .autosave import Autosaver, LockKeeper
 from .pageview.qformats import set_author_colors
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
 
 class WindowServices:
     """Settings, recovery store, autosaver and lock keeper of one window, kept in step."""
+
+    window: BackReference[MainWindow] = BackReference()
 
     def __init__(self, window: MainWindow, settings: SettingsStore | None = None) -> None:
         self.window = window

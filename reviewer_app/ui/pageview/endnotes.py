@@ -21,6 +21,7 @@ from PySide6.QtGui import QPainter, QTextBlockFormat, QTextCharFormat, QTextCurs
 
 from ...docx.document import WordDocument
 from ...docx.stories import story_blocks, story_containers
+from ...docx.weak_links import BackReference
 from ...docx.xmlutil import REL_ENDNOTES, W
 from .builder import BuildContext, Flow, StoryBuilder
 from .footnotes import SEPARATOR_LENGTH, SEPARATOR_LU, paint_separator
@@ -50,6 +51,8 @@ def endnote_format(document: WordDocument) -> str:
 
 class Endnotes:
     """Writes a layout's endnotes after its body and paints the rule above them."""
+
+    layout: BackReference[PagedLayout] = BackReference()  # the layout owns this part
 
     def __init__(self, layout: PagedLayout) -> None:
         self.layout = layout

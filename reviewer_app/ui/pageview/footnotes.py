@@ -22,6 +22,7 @@ from PySide6.QtCore import QPointF
 from PySide6.QtGui import QColor, QPainter, QPen, QTextDocument
 
 from ...docx.stories import story_blocks, story_containers
+from ...docx.weak_links import BackReference
 from ...docx.xmlutil import REL_FOOTNOTES
 from .headers import story_document
 from .paint import paint_document_band
@@ -68,6 +69,8 @@ class PageFoot:
 
 class NoteDocuments:
     """The footnotes part's notes laid out as documents, built the first time a page needs one."""
+
+    layout: BackReference[PagedLayout] = BackReference()  # the layout owns this part
 
     def __init__(self, layout: PagedLayout) -> None:
         self.layout = layout

@@ -17,6 +17,7 @@ from lxml import etree
 from PySide6.QtGui import QTextCursor, QTextDocument, QTextOption
 
 from ...docx.stories import story_blocks
+from ...docx.weak_links import BackReference
 from ...docx.xmlutil import W
 from .builder import BuildContext, Flow, StoryBuilder
 from .images import PageDocument
@@ -30,6 +31,8 @@ _CACHE_SIZE = 48
 
 class HeaderFooters:
     """Builds and caches the header and footer documents of a layout's pages."""
+
+    layout: BackReference[PagedLayout] = BackReference()  # the layout owns this part
 
     def __init__(self, layout: PagedLayout) -> None:
         self.layout = layout

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QPainter, QTextBlock, QTextBlockFormat, QTextCursor, QTextFormat, QTextTable
 
+from ...docx.weak_links import BackReference
 from .footnotes import SEPARATOR_LU, NoteDocuments, NotePiece, PageFoot, fill_foot, paint_foot
 from .qformats import TWIPS
 
@@ -64,6 +65,8 @@ class _DocNotes:
 
 class NoteRoom:
     """Settles the footnotes of a layout's pages (see the module docstring)."""
+
+    layout: BackReference[PagedLayout] = BackReference()  # the layout owns this part
 
     def __init__(self, layout: PagedLayout) -> None:
         self.layout = layout

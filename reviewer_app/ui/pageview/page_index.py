@@ -27,6 +27,8 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QTextLayout
 
+from ...docx.weak_links import BackReference
+
 if TYPE_CHECKING:  # pragma: no cover
     from .builder import RenderedBlock
     from .layout import PagedLayout
@@ -111,6 +113,8 @@ class _DocIndex:
 
 class PageIndex:
     """Maps global page numbers to the laid-out lines on them (see the module docstring)."""
+
+    layout: BackReference[PagedLayout] = BackReference()  # the layout owns this part
 
     def __init__(self, layout: PagedLayout) -> None:
         self.layout = layout

@@ -23,7 +23,6 @@ from PySide6.QtWidgets import QAbstractScrollArea, QWidget
 
 from ...docx.reviewer import DocxReviewer
 from ...docx.snapshot import Snapshot
-from ..main_thread_gc import collect_due
 from .caret_view import CaretInteraction
 from .interaction import PageInteraction
 from .layout import Page, PagedLayout, normalize_mode
@@ -135,10 +134,6 @@ class PageView(PageInteraction, CaretInteraction, PageNavigation, QAbstractScrol
         layout = self._layout
         if layout is None:
             self._timer.stop()
-            return
-        # what the last slice allocated: a small collection per slice, as Python's own would be; an
-        # older generation's (up to ~80 ms) takes this turn alone, and the layout goes on at the next
-        if (collect_due() or 0) > 0:
             return
         layout.step(_STEP_BUDGET_S)
         self._after_slice()
