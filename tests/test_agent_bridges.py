@@ -312,8 +312,22 @@ def test_queue_receives_a_resent_operation_once():
     assert ok(bridge, "suggest_changes", {"operations": [PAY_60]})["replayed"] == [{"id": "pay-60"}]
     # a new session (the app reopened the document, the ledger is gone): the queue still holds one
     fresh_queue = ReviewQueueBridge(reviewer, bridge.store)
-    fresh_queue.apply_document_operations({"version": 1, "operations": [PAY_60]})
+    again = fresh_queue.apply_document_operations({"version": 1, "operations": [PAY_60]})
     assert [p["id"] for p in bridge.proposals()] == ["pay-60"]
+    # the resend names the proposal already waiting, so its card still reaches that proposal
+    assert again["queued"] == [{"id": "pay-60", "proposalId": "pay-60"}]
+
+
+def test_a_queued_entry_names_its_proposal_even_when_its_id_was_taken():
+    bridge = ReviewQueueBridge(fixture_reviewer())
+    first = bridge.apply_document_operations({"version": 1, "operations": [PAY_60]})
+    other = dict(PAY_60, find="invoice", replace="bill")
+    second = bridge.apply_document_operations({"version": 1, "operations": [other]})
+    assert [first["queued"], second["queued"]] == [
+        [{"id": "pay-60", "proposalId": "pay-60"}],
+        [{"id": "pay-60", "proposalId": "pay-60#2"}],
+    ]
+    assert [p["id"] for p in bridge.proposals()] == ["pay-60", "pay-60#2"]
 
 
 def test_queue_honours_the_version_pin_without_a_dry_run_bump():

@@ -70,6 +70,8 @@ class EditBatch(AgentEvent):
     ``status`` per operation: ``applied`` (a tracked change or comment is in the document),
     ``queued`` (a proposal awaiting review), ``replayed`` (an identical resend, not applied
     twice), ``skipped`` (with ``reason``), or ``rejected`` (the whole call was refused: ``error``).
+    A queued row names the proposal holding it (``proposalId``), an applied one the tracked changes
+    and comment it made (``revisionIds``, ``commentId``): what the chat's card acts on.
     """
 
     kind: ClassVar[str] = "edit_batch"

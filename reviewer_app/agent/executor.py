@@ -8,14 +8,19 @@ Only a programmer error, host options that are themselves invalid, is raised, so
 in development instead of being explained to a model that cannot fix it.
 
 Which handler runs is the tool's spec's (:mod:`.tool_registry`): the reads are in
-:mod:`.executor_reads`, the edits and navigation in :mod:`.executor_edits`.
+:mod:`.executor_reads`, the edits and navigation in :mod:`.executor_edits`. An agent turn uses
+:func:`run_tool_call`, which also hands on where each edit went (the engine's revision ids, the
+queue's proposal ids): the chat's cards need them and the model is never sent them.
 """
 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import Any
 
+from ..docx.edit.outcome import BatchOutcome
+from .executor_edits import EditResult
 from .executor_reads import ToolError
 from .suggest_changes import InvalidSuggestChangesOptionsError, SuggestChangesOptions, resolve_options
 from .tool_registry import REGISTRY, TOOL_NAMES
@@ -28,6 +33,15 @@ def _error_message(error: BaseException) -> str:
     return message if message else type(error).__name__
 
 
+@dataclass(frozen=True)
+class ToolRun:
+    """One call's envelope (all the model is sent) and, for an edit, where each operation went."""
+
+    envelope: dict[str, Any]
+    #: the tracked changes or proposal of each applied or queued operation (None: not an edit)
+    outcome: BatchOutcome | None = None
+
+
 def execute_tool_call(
     name: str, args: Any, bridge: Any, options: SuggestChangesOptions | None = None
 ) -> dict[str, Any]:
@@ -37,18 +51,26 @@ def execute_tool_call(
     (the same object given to :func:`~reviewer_app.agent.tools.get_tool_definitions`) shapes
     ``suggest_changes``; invalid options raise :class:`InvalidSuggestChangesOptionsError`.
     """
+    return run_tool_call(name, args, bridge, options).envelope
+
+
+def run_tool_call(name: str, args: Any, bridge: Any, options: SuggestChangesOptions | None = None) -> ToolRun:
+    """:func:`execute_tool_call`, keeping an edit's :class:`BatchOutcome` beside its envelope."""
     spec = REGISTRY.get(name) if isinstance(name, str) else None
     if spec is None:
-        return {"ok": False, "error": f'Unknown tool "{name}". Valid tools: {", ".join(TOOL_NAMES)}.'}
+        unknown = f'Unknown tool "{name}". Valid tools: {", ".join(TOOL_NAMES)}.'
+        return ToolRun({"ok": False, "error": unknown})
     if spec.takes_options and options is not None:
         resolve_options(options)  # a host's mistake surfaces here, never as a message to the model
     try:
         result = spec.run(bridge, args, options)
     except ToolError as refusal:
-        return {"ok": False, "error": str(refusal)}
+        return ToolRun({"ok": False, "error": str(refusal)})
     except InvalidSuggestChangesOptionsError:
         raise
     except Exception as error:  # a bridge failure is data for the model, never a crash of the turn
         log.info("tool %s failed in the bridge: %s", name, type(error).__name__)
-        return {"ok": False, "error": _error_message(error)}
-    return {"ok": True, "result": result}
+        return ToolRun({"ok": False, "error": _error_message(error)})
+    if isinstance(result, EditResult):
+        return ToolRun({"ok": True, "result": result.summary}, result.outcome)
+    return ToolRun({"ok": True, "result": result})

@@ -14,8 +14,10 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
+from ..docx.edit.outcome import BatchOutcome, OperationOutcome
 from ..docx.edit.skips import SKIP_REASONS, issue_for, reason_for
 from ..docx.snapshot import Snapshot
 from .bridge import DEFAULT_MODE, member
@@ -36,6 +38,15 @@ _LASTING = frozenset(("committed", "queued"))
 #: Characters XML 1.0 (so no Word document) can hold that the engine does not clean away itself:
 #: it drops C0 controls and mends lone surrogates, but U+FFFE and U+FFFF would fail deep in lxml.
 _NOT_IN_XML = re.compile("[\ufffe\uffff]")
+
+
+@dataclass(frozen=True)
+class EditResult:
+    """An edit tool's answer: the §5.9 summary the model reads, and where each operation went
+    (its tracked changes or its proposal), which only the host sees."""
+
+    summary: dict[str, Any]
+    outcome: BatchOutcome
 
 
 # ------------------------------------------------------------------------------------------- summary
@@ -176,7 +187,7 @@ def _sort(summary: dict[str, Any], order: dict[str, int]) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------------------------------- mutations
-def suggest_changes(bridge: Any, args: Any, options: SuggestChangesOptions | None) -> dict[str, Any]:
+def suggest_changes(bridge: Any, args: Any, options: SuggestChangesOptions | None) -> EditResult:
     parsed = parse_suggest_changes_input(args, options)
     if not parsed.get("ok"):
         raise ToolError(parsed["error"])
@@ -198,26 +209,26 @@ def suggest_changes(bridge: Any, args: Any, options: SuggestChangesOptions | Non
         if receipt is not None:
             summary["receipts"].append(receipt)
     if not split.fresh:
-        return _sort(summary, order)
+        return EditResult(_sort(summary, order), BatchOutcome())
     if precondition is not None and get_version() != precondition.get("documentVersion"):
         for index, op in split.fresh:
             summary["skipped"].append({"id": op["id"], "reason": reason_for("documentVersionMismatch")})
             summary["issues"].append(issue_for(str(op["id"]), index, "documentVersionMismatch"))
-        return _sort(summary, order)
+        return EditResult(_sort(summary, order), BatchOutcome())
     fresh = _refuse_unwritable(summary, split.fresh)
     if not fresh:
-        return _sort(summary, order)
+        return EditResult(_sort(summary, order), BatchOutcome())
     result, _ = _apply(bridge, summary, fresh, precondition)
+    outcome = BatchOutcome.of(result)
     if result.get("status", "committed") in _LASTING:
-        done = {str(e["id"]) for e in (result.get("applied") or []) + (result.get("queued") or [])}
         receipts = {str(r.get("operationId")): r for r in result.get("receipts") or []}
         for _, op in split.fresh:
-            if str(op["id"]) in done:
+            if outcome.get(str(op["id"])) is not None:
                 ledger.record(op, receipts.get(str(op["id"])))
-    return _sort(summary, order)
+    return EditResult(_sort(summary, order), outcome)
 
 
-def add_comment(bridge: Any, args: Any) -> dict[str, Any]:
+def add_comment(bridge: Any, args: Any) -> EditResult:
     """One ``commentOnBlock``, applied at once and never recorded for replay (§4.8)."""
     parsed = parse_add_comment_input(args)
     if not parsed.get("ok"):
@@ -225,9 +236,8 @@ def add_comment(bridge: Any, args: Any) -> dict[str, Any]:
     operation = parsed["operation"]
     summary = _empty_summary()
     fresh = _refuse_unwritable(summary, [(0, operation)])
-    if fresh:
-        _apply(bridge, summary, fresh, None)
-    return _sort(summary, {str(operation["id"]): 0})
+    outcome = BatchOutcome.of(_apply(bridge, summary, fresh, None)[0]) if fresh else BatchOutcome()
+    return EditResult(_sort(summary, {str(operation["id"]): 0}), outcome)
 
 
 # ------------------------------------------------------------------------------------------- comments
@@ -253,8 +263,8 @@ def comment_action(tool: str, comment_id: str, args: dict[str, Any]) -> dict[str
 
 
 def _queue_or_act(
-    bridge: Any, tool: str, comment_id: str, args: dict[str, Any], act: Callable[[], Any]
-) -> Any:
+    bridge: Any, tool: str, comment_id: str, args: dict[str, Any], act: Callable[[], dict[str, Any]]
+) -> dict[str, Any] | EditResult:
     """In Review mode the comment action waits as a proposal (like every change); else ``act()``.
 
     A reply or a resolve changes the document a person sends on: in Review mode nothing the agent
@@ -268,10 +278,11 @@ def _queue_or_act(
         raise ToolError(f'No comment with id "{comment_id}" was found.')
     summary = _empty_summary()
     summary["queued"].append({"id": proposal["operationId"]})
-    return summary
+    queued = OperationOutcome(str(proposal["operationId"]), "queued", proposal_id=str(proposal["id"]))
+    return EditResult(summary, BatchOutcome((queued,)))
 
 
-def reply_comment(bridge: Any, args: Any) -> dict[str, Any]:
+def reply_comment(bridge: Any, args: Any) -> dict[str, Any] | EditResult:
     if not isinstance(args, dict):
         raise ToolError("reply_comment expects an object with `commentId` and `text` strings.")
     comment_id, text = args.get("commentId"), args.get("text")
@@ -298,7 +309,7 @@ def reply_comment(bridge: Any, args: Any) -> dict[str, Any]:
     return _queue_or_act(bridge, "reply_comment", decoded, args, reply)
 
 
-def resolve_comment(bridge: Any, args: Any) -> dict[str, Any]:
+def resolve_comment(bridge: Any, args: Any) -> dict[str, Any] | EditResult:
     if not isinstance(args, dict):
         raise ToolError("resolve_comment expects an object with a `commentId` string.")
     comment_id = args.get("commentId")

@@ -152,9 +152,10 @@ def compare_with_version_tool(get_versions: Callable[[], Sequence[VersionChoice]
 def edits_of_call(key: str, tool: str) -> Callable[[str, Any, Mapping[str, Any], bool], Any]:
     """A :attr:`HostTool.edits` for a host tool whose handler made an edit tool's call itself.
 
-    The handler leaves that call under ``key`` in its envelope, as ``{"args": ..., "summary": ...}``
-    (the arguments it passed and the tool's summary); the chat then shows the call's cards as if
-    the model had called ``tool`` (a counter as suggest_changes, a comment as add_comment).
+    The handler leaves that call under ``key`` in its envelope, as ``{"args": ..., "summary": ...,
+    "outcome": ...}`` (the arguments it passed, the tool's summary and its
+    :class:`~.executor.ToolRun`'s outcome); the chat then shows the call's cards as if the model
+    had called ``tool`` (a counter as suggest_changes, a comment as add_comment).
     """
 
     def edits(tool_use_id: str, args: Any, envelope: Mapping[str, Any], review_mode: bool) -> Any:
@@ -162,7 +163,7 @@ def edits_of_call(key: str, tool: str) -> Callable[[str, Any, Mapping[str, Any],
         if call is None:
             return None
         done = {"ok": True, "result": call["summary"]}
-        return edit_batch(tool_use_id, tool, call["args"], done, review_mode)
+        return edit_batch(tool_use_id, tool, call["args"], done, review_mode, call.get("outcome"))
 
     return edits
 

@@ -23,7 +23,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .executor import execute_tool_call
+from .executor import run_tool_call
 from .host_tools import HostTool, edits_of_call
 from .triage import VERDICTS, Recommendation, Triage
 
@@ -129,8 +129,9 @@ def _counter_operation(change: dict[str, Any], theirs: list[dict[str, Any]], cou
 
 
 def _propose(bridge: Any, change: dict[str, Any], operation: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    """Run the counter through suggest_changes; its operation id and the call's summary."""
-    envelope = execute_tool_call("suggest_changes", {"operations": [operation]}, bridge)
+    """Run the counter through suggest_changes; its operation id and the call (:func:`edits_of_call`)."""
+    run = run_tool_call("suggest_changes", {"operations": [operation]}, bridge)
+    envelope = run.envelope
     if not envelope.get("ok"):
         raise RecommendationRefused(f"the counter could not be proposed: {envelope.get('error')}")
     summary = envelope["result"]
@@ -147,7 +148,11 @@ def _propose(bridge: Any, change: dict[str, Any], operation: dict[str, Any]) -> 
             f"the counter could not be proposed ({', '.join(sorted(str(c) for c in codes)) or 'skipped'}); "
             "read the clause again and retry, or recommend accept or reject."
         )
-    return str(done[0]["id"]), summary
+    return str(done[0]["id"]), {
+        "args": {"operations": [operation]},
+        "summary": summary,
+        "outcome": run.outcome,
+    }
 
 
 def _recommend(triage: Triage, args: Any, bridge: Any) -> tuple[Recommendation, dict[str, Any] | None]:
@@ -179,8 +184,7 @@ def _recommend(triage: Triage, args: Any, bridge: Any) -> tuple[Recommendation, 
     operation_id = None
     if verdict == "counter":
         operation = _counter_operation(change, triage.theirs(changes), counter)
-        operation_id, summary = _propose(bridge, change, operation)
-        call = {"args": {"operations": [operation]}, "summary": summary}
+        operation_id, call = _propose(bridge, change, operation)
     recommendation = Recommendation(
         change_id=str(change["id"]),
         verdict=verdict,

@@ -5,7 +5,9 @@ bridge's ``apply_document_operations`` runs the batch through the edit engine as
 against the live document, so every operation that would be skipped is reported skipped now
 (with the same reasons the model would get in Direct mode), and holds each operation that
 would apply as a *proposal* (``status: "queued"``). The person then applies a proposal (it
-becomes a tracked change, through the same engine) or discards it.
+becomes a tracked change, through the same engine) or discards it. Each ``queued`` entry of the
+result names the proposal holding its operation (``proposalId``, see :mod:`..docx.edit.outcome`),
+so the chat's card is tied to its proposal by the call itself.
 
 A proposal remembers the hash of its target block as it was when queued. Applying it after that
 block changed would apply an edit to text the model never saw, so such a proposal is reported
@@ -37,6 +39,7 @@ from typing import Any
 
 from ..docx.atomic_write import is_stray, remove_stray_save_files, write_atomically
 from ..docx.edit.batch import parse_batch
+from ..docx.edit.outcome import BatchOutcome, OperationOutcome
 from ..docx.edit.skips import issue_for, reason_for
 from ..docx.edit.stamp import RevisionStamp
 from ..docx.reviewer import DocxReviewer
@@ -222,11 +225,13 @@ class ReviewQueueBridge(ReviewerReads):
         batch_id = uuid.uuid4().hex[:12]
         queued_at = _now()
         proposals: list[dict[str, Any]] = []
+        queued: list[dict[str, Any]] = []
         for op in operations:
-            if op["id"] not in applicable or self._already_waiting(op):
-                continue  # a host queue receives an operation once
-            proposals.append(
-                {
+            if op["id"] not in applicable:
+                continue
+            proposal = self._waiting(op)  # a host queue receives an operation once
+            if proposal is None:
+                proposal = {
                     "id": self.store.unique_id(op["id"], taken={p["id"] for p in proposals}),
                     "operationId": op["id"],
                     "batchId": batch_id,
@@ -237,13 +242,14 @@ class ReviewQueueBridge(ReviewerReads):
                     "blockTextHash": (op.get("precondition") or {}).get("blockTextHash"),
                     "receipt": receipts.get(op["id"]),
                 }
-            )
+                proposals.append(proposal)
+            queued.append(OperationOutcome(op["id"], "queued", proposal_id=proposal["id"]).entry())
         self.store.add(proposals)
         return {
             "version": 1,
             "status": "queued",
             "applied": [],
-            "queued": [{"id": op["id"]} for op in operations if op["id"] in applicable],
+            "queued": queued,
             "skipped": preview["skipped"],
             "issues": preview["issues"],
             "receipts": [receipts[op["id"]] for op in operations if op["id"] in receipts],
@@ -319,17 +325,13 @@ class ReviewQueueBridge(ReviewerReads):
             }
             result = self.reviewer.apply_operations(batch)
             receipts = {r["operationId"]: r for r in result["receipts"]}
-            for entry in result["applied"]:
-                outcomes[entry["id"]] = {
-                    "id": entry["id"],
+            for made in BatchOutcome.of(result).operations:
+                outcomes[made.operation_id] = {
+                    "id": made.operation_id,
                     "status": "applied",
-                    "receipt": receipts.get(entry["id"]),
+                    "receipt": receipts.get(made.operation_id),
                     # the tracked changes it became, so the person can accept or reject them later
-                    "revisionIds": [
-                        str(i)
-                        for i in entry.get("revisionIds")
-                        or ([entry["revisionId"]] if entry.get("revisionId") else [])
-                    ],
+                    "revisionIds": list(made.revision_ids),
                 }
             for issue in result["issues"]:
                 code = issue["code"]
@@ -383,10 +385,6 @@ class ReviewQueueBridge(ReviewerReads):
             return {"id": proposal["id"], "status": "applied", "receipt": None, "revisionIds": []}
         reason = f"Comment {comment_id} is no longer in the document."
         return {"id": proposal["id"], "status": "failed", "reason": reason}
-
-    def _already_waiting(self, op: dict[str, Any]) -> bool:
-        """Whether this very operation (ignoring its stamped precondition) already waits in the queue."""
-        return self._waiting(op) is not None
 
     def _waiting(self, op: dict[str, Any]) -> dict[str, Any] | None:
         """The queued proposal holding this very operation (precondition aside), or None."""

@@ -40,6 +40,7 @@ from .events import (
     ToolCall,
     TurnDone,
 )
+from .executor import ToolRun
 from .history import NOT_RUN_ENDED, append_user_text, assistant_content, render, repair
 from .host_tools import HostTool
 from .model_info import discover
@@ -105,7 +106,7 @@ class Turn:
     #: tool_use blocks of the current assistant message, and the results collected for them
     open_uses: list[dict[str, Any]] = field(default_factory=list)
     results: list[dict[str, Any]] = field(default_factory=list)
-    running: asyncio.Future[Any] | None = None
+    running: asyncio.Future[ToolRun] | None = None
     text_buffer: list[str] = field(default_factory=list)
     stop_reason: str | None = None
     #: the outcome of the last tool call run (the pipeline reads its statuses)
@@ -440,41 +441,42 @@ class AgentSession:
         if refusal is not None:
             outcome = turn.tools.refused(use_id, name, refusal)
         else:
-            envelope = await self._execute(turn, name, args)
+            run = await self._execute(turn, name, args)
+            envelope = run.envelope
             if name in DOCUMENT_TEXT_TOOLS and envelope.get("ok") and self.budget is not None:
                 envelope = {**envelope, "result": fit_result(envelope.get("result"), self._room_left(turn))}
-            outcome = turn.tools.outcome(use_id, name, args, envelope)
+            outcome = turn.tools.outcome(use_id, name, args, envelope, run.outcome)
         turn.last_outcome = outcome
         turn.results.append(outcome.block())
         yield outcome.result_event
         if outcome.edit_event is not None:
             yield outcome.edit_event
 
-    async def _execute(self, turn: Turn, name: str, args: Any) -> dict[str, Any]:
+    async def _execute(self, turn: Turn, name: str, args: Any) -> ToolRun:
         if not self.settings.tools_in_thread:
             return turn.tools.execute(name, args)
         loop = asyncio.get_running_loop()
         turn.running = loop.run_in_executor(None, turn.tools.execute, name, args)
         try:
-            envelope = await self._guard.run(asyncio.shield(turn.running))
+            run = await self._guard.run(asyncio.shield(turn.running))
         except Stopped:
-            envelope = await turn.running  # a call that started keeps its result
+            run = await turn.running  # a call that started keeps its result
             use = turn.open_uses[len(turn.results)]
-            turn.results.append(turn.tools.outcome(use["id"], name, args, envelope).block())
+            turn.results.append(turn.tools.outcome(use["id"], name, args, run.envelope).block())
             raise
         finally:
             if turn.running is not None and turn.running.done():
                 turn.running = None
-        return envelope
+        return run
 
     async def _settle_stop(self, turn: Turn) -> None:
         """Bookkeeping for a stopped turn: finish a running tool, answer the rest, note it."""
         if turn.running is not None:
             with contextlib.suppress(BaseException):
-                envelope = await turn.running
+                run = await turn.running
                 if len(turn.results) < len(turn.open_uses):
                     use = turn.open_uses[len(turn.results)]
-                    outcome = turn.tools.outcome(use["id"], use["name"], use["input"], envelope)
+                    outcome = turn.tools.outcome(use["id"], use["name"], use["input"], run.envelope)
                     turn.results.append(outcome.block())
             turn.running = None
         response = turn.response

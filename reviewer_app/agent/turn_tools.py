@@ -17,9 +17,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..docx.edit.outcome import BatchOutcome
 from .codecs import decode_comment_id
 from .events import EditBatch, ToolResult
-from .executor import execute_tool_call
+from .executor import ToolRun, run_tool_call
 from .executor_edits import comment_action
 from .prompt import escape_fence_body, result_json
 from .suggest_changes import InvalidSuggestChangesOptionsError
@@ -95,21 +96,29 @@ class TurnTools:
         return None
 
     # ------------------------------------------------------------------ running
-    def execute(self, name: str, args: Any) -> dict[str, Any]:
-        """``execute_tool_call`` (or the host tool's handler) that cannot raise for anything a model sends."""
+    def execute(self, name: str, args: Any) -> ToolRun:
+        """``run_tool_call`` (or the host tool's handler) that cannot raise for anything a model sends."""
         try:
             host = self.host_tools.get(name)
             if host is not None:
-                return dict(host.handler(args, self.bridge))
-            return execute_tool_call(name, args, self.bridge, self.options)
+                return ToolRun(dict(host.handler(args, self.bridge)))
+            return run_tool_call(name, args, self.bridge, self.options)
         except InvalidSuggestChangesOptionsError:
             raise  # the host's mistake: found in development, never explained to the model
         except Exception as error:  # the executor folds bridge errors already; this is the last net
             log.warning("tool %s raised %s", name, type(error).__name__)
-            return {"ok": False, "error": str(error) or type(error).__name__}
+            return ToolRun({"ok": False, "error": str(error) or type(error).__name__})
 
-    def outcome(self, tool_use_id: str, name: str, args: Any, envelope: Mapping[str, Any]) -> Outcome:
-        """Turn an envelope into the model's tool_result and the UI's events."""
+    def outcome(
+        self,
+        tool_use_id: str,
+        name: str,
+        args: Any,
+        envelope: Mapping[str, Any],
+        edits: BatchOutcome | None = None,
+    ) -> Outcome:
+        """Turn an envelope into the model's tool_result and the UI's events (``edits``: where
+        the call's operations went, from :class:`~.executor.ToolRun`, for the edit cards)."""
         envelope = dict(envelope)
         unchanged = False
         host = self.host_tools.get(name)
@@ -141,7 +150,7 @@ class TurnTools:
             event = ToolResult(tool_use_id, name, False, clip(error), error=error)
         edit = None
         if name in EDIT_TOOLS and (name not in COMMENT_TOOLS or self.review_mode):
-            edit = edit_batch(tool_use_id, name, args, envelope, self.review_mode)
+            edit = edit_batch(tool_use_id, name, args, envelope, self.review_mode, edits)
             if name in COMMENT_TOOLS:
                 _name_the_thread(edit.operations, self.bridge)
         elif host is not None and host.edits is not None:
@@ -220,12 +229,18 @@ def _input_operations(name: str, args: Any) -> list[Any]:
 
 
 def edit_batch(
-    tool_use_id: str, name: str, args: Any, envelope: Mapping[str, Any], review_mode: bool
+    tool_use_id: str,
+    name: str,
+    args: Any,
+    envelope: Mapping[str, Any],
+    review_mode: bool,
+    edits: BatchOutcome | None = None,
 ) -> EditBatch:
     """Per-operation status from the suggest_changes / add_comment summary (§5.9).
 
     Receipts and issues carry the input index of the operation they belong to; skipped entries
-    carry the plain-language reason the model was sent.
+    carry the plain-language reason the model was sent. ``edits`` (where each applied or queued
+    operation went) gives its row the proposal or the tracked changes a card acts on.
     """
     mode = "review" if review_mode else "tracked-changes"
     operations = _input_operations(name, args)
@@ -250,7 +265,11 @@ def edit_batch(
         if op_id is not None and op_id in reasons:
             rows.append(_row(op, index, "skipped", op_id, reasons[op_id]))
         elif op_id is not None and op_id in status_of:
-            rows.append(_row(op, index, status_of[op_id], op_id))
+            row = _row(op, index, status_of[op_id], op_id)
+            made = edits.get(op_id) if edits is not None else None
+            if made is not None and made.status == row["status"]:
+                row.update(made.row_fields())
+            rows.append(row)
         else:
             rows.append(_row(op, index, "unknown", op_id))
     return EditBatch(tool_use_id, name, mode, rows)

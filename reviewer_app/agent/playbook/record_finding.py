@@ -27,10 +27,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ...docx.edit.outcome import BatchOutcome
 from ...docx.hashing import normalize_text
 from ...docx.llm_view import original_text
 from ...docx.snapshot import Snapshot
-from ..executor import execute_tool_call
+from ..executor import run_tool_call
 from ..host_tools import HostTool, edits_of_call
 from ..replay import ledger_for
 from .model import AUDIENCES, SEVERITIES, STATUSES, Citation, PlaybookFinding, PlaybookReview
@@ -222,8 +223,9 @@ def _optional_text(args: Mapping[str, Any], field: str) -> str:
     return value.strip()
 
 
-def _external_comment(bridge: Any, citation: Citation, text: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Add (or queue) the comment through add_comment; its arguments and the call's summary.
+def _external_comment(bridge: Any, citation: Citation, text: str) -> dict[str, Any]:
+    """Add (or queue) the comment through add_comment; the call (:func:`edits_of_call`): its
+    arguments, its summary and where the comment went.
 
     The comment is anchored on the quote when the block holds it exactly once as written, else
     on the whole block (a quote matched only after straightening its quotes cannot anchor).
@@ -232,14 +234,14 @@ def _external_comment(bridge: Any, citation: Citation, text: str) -> tuple[dict[
     args: dict[str, Any] = {"blockId": citation.block_id, "text": text}
     if block is not None and block.text.count(citation.quote) == 1:
         args["quote"] = citation.quote
-    envelope = execute_tool_call("add_comment", args, bridge)
-    if not envelope.get("ok"):
-        raise FindingRefused(f"the external comment could not be added: {envelope.get('error')}")
-    summary = envelope["result"]
+    run = run_tool_call("add_comment", args, bridge)
+    if not run.envelope.get("ok"):
+        raise FindingRefused(f"the external comment could not be added: {run.envelope.get('error')}")
+    summary = run.envelope["result"]
     skipped = summary.get("skipped") or []
     if skipped:
         raise FindingRefused(f"the external comment could not be added: {skipped[0].get('reason')}")
-    return args, summary
+    return {"args": args, "summary": summary, "outcome": run.outcome}
 
 
 def _finding(review: PlaybookReview, args: Any, bridge: Any) -> tuple[PlaybookFinding, dict[str, Any] | None]:
@@ -310,9 +312,8 @@ def record_finding_tool(
             if external is not None and _same_comment(earlier, finding):
                 finding = replace(finding, proposal_ids=_merged(finding.proposal_ids, earlier.proposal_ids))
             elif external is not None:
-                call_args, summary = _external_comment(bridge, finding.citations[0], external["text"])
-                comment_call = {"args": call_args, "summary": summary}
-                finding = _with_comment_proposal(finding, bridge, call_args, summary)
+                comment_call = _external_comment(bridge, finding.citations[0], external["text"])
+                finding = _with_comment_proposal(finding, comment_call["outcome"])
         except FindingRefused as refusal:
             return {"ok": False, "error": f"finding not recorded: {refusal}"}
         review.record(finding)
@@ -347,26 +348,11 @@ def _merged(ids: tuple[str, ...], more: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys((*ids, *more)))
 
 
-def _with_comment_proposal(
-    finding: PlaybookFinding, bridge: Any, call_args: Mapping[str, Any], summary: Mapping[str, Any]
-) -> PlaybookFinding:
-    """The finding linked to the proposal its external comment became (Review mode only).
-
-    Found by content, not as the newest proposal: the same comment already waiting is not
-    queued twice, so the call may have added nothing.
-    """
-    listing = getattr(bridge, "proposals", None)
-    if not summary.get("queued") or not callable(listing):
-        return finding
-    for proposal in reversed(listing()):
-        op = proposal.get("operation") or {}
-        if (
-            op.get("type") == "commentOnBlock"
-            and op.get("blockId") == call_args["blockId"]
-            and (op.get("comment") or {}).get("text") == call_args["text"]
-        ):
-            return replace(finding, proposal_ids=_merged(finding.proposal_ids, (proposal["id"],)))
-    return finding
+def _with_comment_proposal(finding: PlaybookFinding, outcome: BatchOutcome | None) -> PlaybookFinding:
+    """The finding linked to the proposal its external comment became (Review mode only): the
+    one the queue names, which is the one already waiting when the same comment was queued before."""
+    queued = tuple(o.proposal_id for o in (outcome.operations if outcome else ()) if o.proposal_id)
+    return replace(finding, proposal_ids=_merged(finding.proposal_ids, queued)) if queued else finding
 
 
 __all__ = ["CITED_STATUSES", "RECORD_FINDING", "record_finding_tool"]

@@ -36,6 +36,7 @@ from .batch import Batch, Operation, parse_batch
 from .comment_parts import snapshot_keeps
 from .context import Checkpoints, EditContext, Outcome
 from .contract import modes_of
+from .outcome import OperationOutcome
 from .registry import HANDLERS
 from .skips import Skip, issue_for, reason_for
 from .stamp import RevisionStamp, Stamper
@@ -127,14 +128,8 @@ class Applier:
                 self._skip(result, op, index, outcome.code, outcome.message)
                 continue
             kept.extend(ctx.checkpoints)
-            applied: dict[str, Any] = {"id": op.id}
-            if outcome.comment_id is not None:
-                applied["commentId"] = outcome.comment_id
-            if len(outcome.revision_ids) == 1:
-                applied["revisionId"] = outcome.revision_ids[0]
-            elif outcome.revision_ids:
-                applied["revisionIds"] = outcome.revision_ids
-            result["applied"].append(applied)
+            made = OperationOutcome(op.id, "applied", tuple(outcome.revision_ids), outcome.comment_id)
+            result["applied"].append(made.entry())
             result["receipts"].append(
                 {"operationId": op.id, "operationIndex": index, "affected": outcome.affected}
             )

@@ -3,12 +3,13 @@
 A card has to find its way back to the thing a person acts on: in Review mode the *proposal*
 in the document's review queue (whose id is the operation id, suffixed ``#2``… when that id was
 already taken, see ``ProposalStore.unique_id``), in Direct mode the tracked changes the
-operation created (the ``revisionIds`` the edit engine reported). Neither travels in the
-``edit_batch`` event, so the chat controller records them as the call runs and writes them into
-the transcript's ``edit_batch`` entry (keys ``proposalId``, ``revisionIds``, ``commentId``,
-``section``, ``oldText``), and logs each later outcome as a ``card_status`` entry. A reopened
-document then rebuilds every card with its current status: queued proposals from the persisted
-queue, Direct-mode changes from the changes still pending in the document.
+operation created (the ``revisionIds`` the edit engine reported). Both arrive in the rows of the
+``edit_batch`` event (keys ``proposalId``, ``revisionIds``, ``commentId``: the engine's and the
+queue's :class:`~reviewer_app.docx.edit.outcome.BatchOutcome`, handed on by the executor), which
+the session logs in the transcript; the chat controller adds ``section`` and ``oldText`` to the
+logged rows, and logs each later outcome as a ``card_status`` entry. A reopened document then
+rebuilds every card with its current status: queued proposals from the persisted queue,
+Direct-mode changes from the changes still pending in the document.
 """
 
 from __future__ import annotations
@@ -83,63 +84,8 @@ def _operation(row: Mapping[str, Any]) -> dict[str, Any]:
 
 
 # ----------------------------------------------------------------------------- a live batch
-def match_proposals(
-    rows: Iterable[Mapping[str, Any]],
-    new_proposals: list[dict[str, Any]],
-    waiting: list[dict[str, Any]],
-) -> dict[int, str]:
-    """Row index → proposal id for the queued rows of one batch.
-
-    ``new_proposals`` are the proposals the call added (in queue order), ``waiting`` every
-    queued proposal now. An operation the queue already held (the same call resent) added
-    nothing; its card points at the proposal that was waiting.
-    """
-    claimed: set[str] = set()
-    found: dict[int, str] = {}
-    for row in rows:
-        op_id = row.get("id")
-        if row.get("status") != "queued" or not isinstance(op_id, str):
-            continue
-        pick = next(
-            (p for p in new_proposals if p.get("operationId") == op_id and p["id"] not in claimed), None
-        )
-        if pick is None:
-            pick = next(
-                (
-                    p
-                    for p in reversed(waiting)
-                    if p.get("operationId") == op_id
-                    and p.get("status") == "queued"
-                    and p["id"] not in claimed
-                ),
-                None,
-            )
-        if pick is not None:
-            claimed.add(pick["id"])
-            found[int(row.get("index", -1))] = pick["id"]
-    return found
-
-
-def revisions_by_operation(core_result: Mapping[str, Any] | None) -> dict[str, dict[str, Any]]:
-    """Operation id → ``{revisionIds, commentId}`` from an edit engine result (Direct mode)."""
-    found: dict[str, dict[str, Any]] = {}
-    for entry in (core_result or {}).get("applied") or []:
-        ids = list(entry.get("revisionIds") or ([entry["revisionId"]] if entry.get("revisionId") else []))
-        found[str(entry.get("id"))] = {
-            "revisionIds": [str(i) for i in ids],
-            "commentId": entry.get("commentId"),
-        }
-    return found
-
-
-def annotate_batch(
-    rows: list[dict[str, Any]],
-    *,
-    before: Snapshot | None,
-    proposals: Mapping[int, str],
-    revisions: Mapping[str, Mapping[str, Any]],
-) -> None:
-    """Write what a card needs to find its proposal or changes again into the batch's rows.
+def annotate_batch(rows: list[dict[str, Any]], *, before: Snapshot | None) -> None:
+    """Write what a card shows of the replaced text into the batch's rows.
 
     The rows are the transcript's (the session logged the event before the chat saw it), so the
     next save keeps them; ``oldText`` and ``section`` are read from the document as it was
@@ -147,14 +93,6 @@ def annotate_batch(
     """
     for row in rows:
         op = _operation(row)
-        index = int(row.get("index", -1))
-        if index in proposals:
-            row["proposalId"] = proposals[index]
-        made = revisions.get(str(row.get("id")))
-        if made is not None and row.get("status") == "applied":
-            row["revisionIds"] = list(made["revisionIds"])
-            if made.get("commentId"):
-                row["commentId"] = made["commentId"]
         old = describe.old_text_of(op, before)
         if old and len(old) <= OLD_TEXT_LIMIT:  # whole, so the card's word diff is right
             row["oldText"] = old

@@ -43,10 +43,10 @@ from ...docx.checks import Finding, checker_for
 from ...docx.checks.delta import batch_effect
 from ...docx.snapshot import Snapshot
 from ..document_controller import AGENT_MODES, DocumentController
+from ..live_bridge import LiveEditorBridge
 from ..pageview import PageView
 from . import card_state, describe
 from .card_state import CardState
-from .chat_bridge import ChatBridge
 from .conversation_items import ToolLineData, conversation_items
 from .sdk_loading import client_library_ready, start_loading_client_library
 
@@ -94,7 +94,7 @@ class ChatController(QObject):
     ) -> None:
         super().__init__(parent)
         self.controller = controller
-        self.bridge = ChatBridge(controller, view, mode)
+        self.bridge = LiveEditorBridge(controller, view, mode)
         self.store = store or TranscriptStore()
         self._settings = (settings or AgentSettings.from_environment()).replace(tools_in_thread=False)
         self.session: AgentSession | None = None
@@ -108,9 +108,10 @@ class ChatController(QObject):
         self.last_request: str | None = None
         self.last_error: str | None = None
         self._turn_error: str | None = None
-        #: per running tool call: its line and its start, and for edit calls the state before it
+        #: per running tool call: its line and its start
         self._running: dict[str, tuple[ToolLineData, float]] = {}
-        self._before: tuple[Snapshot | None, set[str]] = (None, set())
+        #: the document before the running edit call, for its cards' replaced text
+        self._before: Snapshot | None = None
         #: the contract checks' findings before a Direct-mode batch, to tell what it changed
         self._checks_before: list[Finding] | None = None
         self._settle_timer = QTimer(self, singleShot=True, interval=0)
@@ -340,9 +341,8 @@ class ChatController(QObject):
             line = ToolLineData(event.name, event.input)
             self._running[event.id] = (line, time.perf_counter())
             if event.name in EDIT_TOOLS:
-                self._before = (self.controller.snapshot(), {p["id"] for p in self._proposals()})
+                self._before = self.controller.snapshot()
                 self._checks_before = self._checks() if self.mode == "direct" else None
-                self.bridge.last_result = None
             self.tool_started.emit(line)
         elif isinstance(event, ToolResult):
             line, started = self._running.pop(event.id, (ToolLineData(event.name, None), time.perf_counter()))
@@ -368,19 +368,11 @@ class ChatController(QObject):
         self.error_raised.emit(message, host)
 
     def _add_batch(self, event: EditBatch) -> None:
-        """Cards for a batch: find each queued operation's proposal, each applied one's changes."""
-        before, known = self._before
+        """Cards for a batch: its rows name each queued operation's proposal and each applied one's
+        changes; the replaced text is read from the document as it was before the call."""
         rows = self._logged_rows(event)
-        proposals = self._proposals()
-        fresh = [p for p in proposals if p["id"] not in known]
-        card_state.annotate_batch(
-            rows,
-            before=before,
-            proposals=card_state.match_proposals(rows, fresh, proposals),
-            revisions=card_state.revisions_by_operation(self.bridge.last_result),
-        )
-        self.bridge.last_result = None
-        self._before = (None, set())
+        card_state.annotate_batch(rows, before=self._before)
+        self._before = None
         entry = self._logged_entry(event)
         if self._checks_before is not None:
             effect = batch_effect(self._checks_before, self._checks() or [])
