@@ -133,8 +133,13 @@ def test_help_lists_the_commands() -> None:
         assert command in run.stdout
 
 
-def test_cli_module_does_not_load_qt() -> None:
-    code = "import sys, reviewer_app.cli; print(sorted(m for m in sys.modules if m.startswith('PySide6')))"
+def test_cli_module_loads_neither_qt_nor_the_agents_machinery() -> None:
+    # the terminal commands start without the app's or the agent's libraries, which only the
+    # commands that use them load
+    code = (
+        "import sys, reviewer_app.cli; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('PySide6', 'anthropic', 'asyncio')))"
+    )
     proc = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "[]"

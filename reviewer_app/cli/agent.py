@@ -16,7 +16,6 @@ command runs; nothing here imports PySide6.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
 import textwrap
@@ -251,6 +250,8 @@ class HeadlessSession:
 
     def run(self, events: AsyncIterator[Any], printer: Printer) -> str | None:
         """Stream ``events`` to the terminal; the last stop reason, or None after Ctrl-C."""
+        import asyncio  # here, not at the top: every other command starts without it
+
         try:
             return asyncio.run(print_events(events, self.session, printer))
         except KeyboardInterrupt:
@@ -300,6 +301,8 @@ def add_check_model_command(sub: Any) -> None:
 
 def run_check_model(ns: argparse.Namespace) -> int:
     """``reviewer check-model``."""
+    import asyncio
+
     from ..agent.connection_check import check_connection
     from ..agent.settings import AgentSettings
 
