@@ -8,7 +8,9 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,7 +18,7 @@ from reviewer_app.docx.doc_lock import lock_file_for
 from reviewer_app.docx.reviewer import DocxReviewer
 from reviewer_app.ui.autosave import Autosaver, LockKeeper
 from reviewer_app.ui.document_controller import DocumentController
-from reviewer_app.ui.recovery import RecoveryStore
+from reviewer_app.ui.recovery import RecoveryEntry, RecoveryStore
 from reviewer_app.ui.recovery_dialog import RecoveryDialog, offer_recovery
 
 SAMPLE = Path(__file__).resolve().parents[1] / "resources" / "samples" / "sample-msa.docx"
@@ -232,3 +234,54 @@ def test_discard_in_the_dialog_deletes_the_copy(qtbot, tmp_path: Path, monkeypat
     controller = DocumentController(store_directory=tmp_path / "queue")
     assert offer_recovery(None, store, controller) is None
     assert store.entries() == [] and controller.reviewer is None
+
+
+def test_the_copy_written_off_the_ui_thread_is_the_file_a_save_writes(
+    qtbot, controller: DocumentController, tmp_path: Path
+) -> None:
+    store = RecoveryStore()
+    saver = Autosaver(controller, store, debounce_ms=50)
+    with qtbot.waitSignal(saver.written, timeout=5000) as landed:
+        controller.accept_changes([controller.reviewer.changes()[0]["id"]])
+    copy = landed.args[0].read_bytes()
+    saved = tmp_path / "saved.docx"
+    controller.save(saved)
+    assert copy == saved.read_bytes()
+
+
+def test_a_change_made_while_a_copy_is_written_is_in_the_next_copy(
+    qtbot, controller: DocumentController
+) -> None:
+    store = RecoveryStore()
+    saver = Autosaver(controller, store, debounce_ms=0)
+    written = _writes(saver)
+    first, second = (c["id"] for c in controller.reviewer.changes()[:2])
+    controller.accept_changes([first])
+    qtbot.wait(1)  # the debounce fires: the copy is being written on its thread
+    controller.accept_changes([second])
+    qtbot.waitUntil(lambda: len(written) == 2 and written[-1].undo_count == 2, timeout=5000)
+    [entry] = store.entries()
+    restored = DocxReviewer.from_bytes(entry.read_bytes())
+    assert len(restored.changes()) == len(controller.reviewer.changes())
+
+
+class _SlowDisk(RecoveryStore):
+    """The real store on a disk that takes a while: a copy stays in flight for ``delay_s``."""
+
+    delay_s = 0.3
+
+    def write(self, *args: Any, **kwargs: Any) -> RecoveryEntry:
+        time.sleep(self.delay_s)
+        return super().write(*args, **kwargs)
+
+
+def test_saving_while_a_copy_is_written_leaves_no_copy_behind(qtbot, controller: DocumentController) -> None:
+    store = _SlowDisk()
+    saver = Autosaver(controller, store, debounce_ms=0)
+    controller.accept_changes([controller.reviewer.changes()[0]["id"]])
+    qtbot.wait(1)  # the debounce fires: the copy is being written on its thread
+    key = saver.key
+    assert key is not None
+    controller.save()
+    qtbot.wait(600)  # long after the copy in flight would have landed
+    assert store.entries() == [] and not list(store.directory.glob(f"{key}.*"))

@@ -424,25 +424,31 @@ class Package:
     # ----------------------------------------------------------------- saving
     def to_bytes(self) -> bytes:
         """Serialize the package: unchanged members byte for byte, dirty parts re-serialized."""
-        out = io.BytesIO()
-        with zipfile.ZipFile(out, "w") as archive:
-            for info in self._infos:
-                if info.filename in self._removed:
-                    continue
-                clone = zipfile.ZipInfo(info.filename, date_time=info.date_time)
-                clone.compress_type = info.compress_type
-                clone.external_attr = info.external_attr
-                clone.create_system = info.create_system
-                clone.extra = info.extra
-                clone.comment = info.comment
-                archive.writestr(clone, self.read_bytes(info.filename))
-            for name in self._added:
-                if name in self._removed:
-                    continue
-                clone = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
-                clone.compress_type = zipfile.ZIP_DEFLATED
-                archive.writestr(clone, self.read_bytes(name))
-        return out.getvalue()
+        return zip_members(self.members())
+
+    def members(self) -> list[tuple[zipfile.ZipInfo, bytes]]:
+        """Every member :meth:`to_bytes` writes, in order, with its bytes: the dirty parts are
+        serialized now, and nothing returned refers to the parsed parts, so the compressing
+        (:func:`zip_members`, more than half of a save) may run on another thread while the
+        document is edited."""
+        out: list[tuple[zipfile.ZipInfo, bytes]] = []
+        for info in self._infos:
+            if info.filename in self._removed:
+                continue
+            clone = zipfile.ZipInfo(info.filename, date_time=info.date_time)
+            clone.compress_type = info.compress_type
+            clone.external_attr = info.external_attr
+            clone.create_system = info.create_system
+            clone.extra = info.extra
+            clone.comment = info.comment
+            out.append((clone, self.read_bytes(info.filename)))
+        for name in self._added:
+            if name in self._removed:
+                continue
+            clone = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            clone.compress_type = zipfile.ZIP_DEFLATED
+            out.append((clone, self.read_bytes(name)))
+        return out
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write atomically: a temporary file in the target folder, fsync, then ``os.replace``.
@@ -450,6 +456,15 @@ class Package:
         A crash or a full disk mid-save leaves the previous file untouched.
         """
         write_atomically(path, self.to_bytes())
+
+
+def zip_members(members: list[tuple[zipfile.ZipInfo, bytes]]) -> bytes:
+    """The package file holding ``members`` (:meth:`Package.members`), in their order."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        for info, data in members:
+            archive.writestr(info, data)
+    return out.getvalue()
 
 
 def _check_sizes(infos: list[zipfile.ZipInfo], path: str | None) -> None:
