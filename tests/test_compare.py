@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import secrets
 import zipfile
+from functools import partial
 
 import pytest
 
@@ -22,7 +23,7 @@ from reviewer_app.docx.compare import (
 from reviewer_app.docx.compare.align import align, longest_increasing
 from reviewer_app.docx.compare.diff_format import truncate
 from reviewer_app.docx.compare.model import Budget, entries
-from reviewer_app.docx.compare.worddiff import diff_segments
+from reviewer_app.docx.worddiff import diff_segments
 from tests.conftest import CORPUS
 from tests.docx_factory import make_docx, p
 
@@ -288,17 +289,23 @@ def test_word_diff_collapses_fragmented_changes() -> None:
     segments = diff_segments(old, new)
     assert [s["type"] for s in segments] == ["del", "ins", "equal"]
     assert segments[2]["text"] == " hotel"
-    # two separate edits stay separate, a tiny word between changes is folded in
+    # two separate edits stay separate; a word kept between two long rewrites is folded in
     assert [s["type"] for s in diff_segments("one two three four five", "uno two tres four five")] == [
         "del",
         "ins",
         "equal",
+        "del",
+        "ins",
+        "equal",
     ]
+    old = "alpha bravo charlie and delta echo foxtrot."
+    new = "golf hotel india and juliet kilo lima."
+    assert [s["type"] for s in diff_segments(old, new)] == ["del", "ins"]
 
 
 def test_word_diff_over_budget_is_one_replacement() -> None:
     budget = Budget(words=0)
-    segments = diff_segments("keep a b c keep", "keep x b y keep", budget)
+    segments = diff_segments("keep a b c keep", "keep x b y keep", partial(budget.take, "words"))
     assert segments == [
         {"type": "equal", "text": "keep "},
         {"type": "del", "text": "a b c"},

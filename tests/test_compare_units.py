@@ -13,8 +13,8 @@ from io import BytesIO
 import pytest
 from lxml import etree
 
-from reviewer_app.docx.compare import generate_redline_docx
-from reviewer_app.docx.edit.diff import Hunk, word_diff
+from reviewer_app.docx.compare import compare_docx_versions, generate_redline_docx
+from reviewer_app.docx.worddiff import Hunk, word_diff
 from tests.compare_suite import resolved, revision_count, story_differences
 from tests.docx_factory import make_docx, p
 from tests.edit_invariants import assert_schema_no_new_errors
@@ -111,3 +111,58 @@ def test_a_line_break_added_inside_a_paragraph() -> None:
     for x, y, out in _both_ways(a, b):
         _round_trips(x, y, out)
         assert next(_body(out["buffer"]).iter(W + "br")) is not None
+
+
+def _marked(data: bytes) -> list[tuple[str, str]]:
+    """The redline's deletions and insertions in document order, adjacent pieces of one kind joined."""
+    found: list[tuple[str, str]] = []
+    for wrapper in _body(data).iter(W + "del", W + "ins"):
+        if wrapper.getparent().tag == W + "rPr":
+            continue  # a paragraph mark
+        kind = "del" if wrapper.tag == W + "del" else "ins"
+        text = "".join(t.text or "" for t in wrapper.iter(W + "t", W + "delText"))
+        if (
+            found
+            and found[-1][0] == kind
+            and wrapper.getprevious() is not None
+            and wrapper.getprevious().tag == wrapper.tag
+        ):
+            found[-1] = (kind, found[-1][1] + text)
+        else:
+            found.append((kind, text))
+    return found
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "The supplier shall deliver the goods within thirty days of the order",
+            "The supplier must deliver all goods within sixty days of the order",
+        ),
+        ("Lorem ipsum dolor sit amet consectetuer", "Lorem ipsum sit amet consectetuer"),
+        ("alpha bravo charlie and delta echo foxtrot", "golf hotel india and juliet kilo lima"),
+    ],
+)
+def test_the_compare_report_and_the_redline_mark_the_same_words(old: str, new: str) -> None:
+    """One word diff (docx/worddiff.py) serves the edit engine, which writes the redline, and the
+    compare report: on words with no punctuation stuck to them both mark the same stretches."""
+    base, revised = make_docx(p(old)), make_docx(p(new))
+    (change,) = compare_docx_versions(base, revised)["changes"]
+    reported = [(s["type"], s["text"]) for s in change["segments"] if s["type"] != "equal"]
+    assert reported == _marked(generate_redline_docx(base, revised)["buffer"])
+
+
+def _table(rows: list[list[str]]) -> str:
+    cells = "".join("<w:tr>" + "".join(f"<w:tc>{p(t)}</w:tc>" for t in row) + "</w:tr>" for row in rows)
+    return f"<w:tbl><w:tblGrid>{'<w:gridCol/>' * len(rows[0])}</w:tblGrid>{cells}</w:tbl>"
+
+
+def test_words_typed_into_an_empty_cell_are_inserted_there() -> None:
+    """A cell the base left empty and the revised version filled (WC-1470's B→A is not this: its
+    cells are not empty, see tests/data/compare_suite_mismatches.tsv)."""
+    a = make_docx(p("Intro.") + _table([["Name", ""], ["Fee", "100"]]) + p("End."))
+    b = make_docx(p("Intro.") + _table([["Name", "ACME Ltd"], ["Fee", "100"]]) + p("End."))
+    for x, y, out in _both_ways(a, b):
+        _round_trips(x, y, out)
+        assert revision_count(out["buffer"]) == 1

@@ -13,8 +13,10 @@ counts pairs.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 from typing import Any
 
+from ..worddiff import diff_segments
 from .align import align
 from .errors import CompareOptionError
 from .formatting import changed_properties
@@ -23,7 +25,6 @@ from .metadata import metadata_changes, read_properties
 from .model import Budget, entries, word_count_at_least
 from .privacy import apply_to_diff, empty_report, resolve_transforms
 from .stories import Story, pair_stories, read_stories
-from .worddiff import diff_segments
 
 SCOPES = ("text", "formatting", "metadata")
 DEFAULT_SCOPES = ("text", "formatting")
@@ -105,7 +106,7 @@ def compare_story(
                     counts["unchanged"] += 1
                     continue
                 counts["modified"] += 1
-                segments = diff_segments(b.block.text, r.block.text, budget)
+                segments = diff_segments(b.block.text, r.block.text, partial(budget.take, "words"))
                 changes.append(_change("modified", r, segments=segments, **handles))
                 continue
             props = changed_properties(b.block, r.block) if formatting else []

@@ -17,10 +17,10 @@ from lxml import etree
 from ..blocks import Block
 from ..hashing import text_hash
 from ..text import NOTE_MARKER
+from ..worddiff import word_diff
 from ..xmlutil import W
 from .batch import Operation
 from .context import EditContext, Outcome
-from .diff import word_diff
 from .markup import (
     delete_runs,
     insert_runs,

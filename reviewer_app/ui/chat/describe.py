@@ -14,8 +14,8 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 
-from ...docx.edit.diff import word_diff
 from ...docx.snapshot import Snapshot
+from ...docx.worddiff import word_diff
 from ..plurals import count_text
 
 #: operations whose card shows a quoted passage or comment and a comment text (a Comment: line)
