@@ -14,7 +14,7 @@ from typing import Any
 from lxml import etree
 
 from . import hashing
-from .numbering import ListCounter, NumberingDefinitions
+from .numbering import ListCounter, NumberingDefinitions, Stated
 from .styles import StyleIndex
 from .table_grid import TableGrid
 from .text import (
@@ -27,7 +27,7 @@ from .text import (
     plain_paragraph_text,
 )
 from .vocabulary import BLOCK_WRAPPERS
-from .xmlutil import MC, W14, W, first_child, int_attr, on_off
+from .xmlutil import MC, W14, W, int_attr, on_off
 
 _ALIGNMENTS = frozenset(
     (
@@ -45,7 +45,7 @@ _ALIGNMENTS = frozenset(
 _JC_ALIASES = {"start": "left", "end": "right", "justify": "both"}
 _PPR, _PSTYLE, _VAL, _OUTLINE_LVL = W + "pPr", W + "pStyle", W + "val", W + "outlineLvl"
 _JC, _SPACING, _IND, _NUMPR, _RPR = W + "jc", W + "spacing", W + "ind", W + "numPr", W + "rPr"
-_P, _TBL = W + "p", W + "tbl"
+_P, _TBL, _NUM_ID, _ILVL = W + "p", W + "tbl", W + "numId", W + "ilvl"
 
 
 @dataclass(slots=True, eq=False)
@@ -306,8 +306,8 @@ class BodyWalker:
             heading_level = self.styles.heading_level(style_id) if style_id else None
         block.heading_level = heading_level
 
-        block.stated_numbering = _stated_numbering(props.numpr)
-        effective = self.numbering.numbering_of(props.numpr, style_id)
+        block.stated_numbering = _stated_numbering(props)
+        effective = self.numbering.numbering_of(props.stated(), style_id)
         label = None
         if effective is not None:
             num_id, ilvl = effective
@@ -334,11 +334,12 @@ class _Properties:
     children (a 300-page contract has ~15,000; lxml's ``find`` per property costs more). A
     property a malformed file states twice is read from its last statement."""
 
-    __slots__ = ("style_id", "numpr", "outline", "jc", "spacing", "ind", "rpr")
+    __slots__ = ("style_id", "numpr", "num_id", "ilvl", "outline", "jc", "spacing", "ind", "rpr")
 
     def __init__(self, ppr: etree._Element | None) -> None:
         self.style_id: str | None = None
-        self.numpr = self.outline = self.jc = self.spacing = self.ind = self.rpr = None
+        self.numpr = self.num_id = self.ilvl = self.outline = self.jc = self.spacing = self.ind = None
+        self.rpr = None
         if ppr is None:
             return
         for child in ppr:
@@ -347,6 +348,12 @@ class _Properties:
                 self.style_id = child.get(_VAL)
             elif tag == _NUMPR:
                 self.numpr = child
+                self.num_id = self.ilvl = None
+                for part in child:
+                    if part.tag == _NUM_ID and self.num_id is None:
+                        self.num_id = part
+                    elif part.tag == _ILVL and self.ilvl is None:
+                        self.ilvl = part
             elif tag == _OUTLINE_LVL:
                 self.outline = child
             elif tag == _JC:
@@ -358,17 +365,26 @@ class _Properties:
             elif tag == _RPR and self.rpr is None:
                 self.rpr = child  # the first, as text.paragraph_mark_state reads it
 
+    def stated(self) -> Stated:
+        """What the ``w:numPr`` states, as :meth:`NumberingDefinitions.numbering_of` takes it."""
+        if self.numpr is None:
+            return None
+        return (
+            None if self.num_id is None else self.num_id.get(_VAL),
+            None if self.ilvl is None else self.ilvl.get(_VAL),
+        )
+
 
 #: Shared by every paragraph without numPr; never mutated (serializers copy it).
 _INHERIT: dict[str, Any] = {"kind": "inherit"}
 
 
-def _stated_numbering(numpr: etree._Element | None) -> dict[str, Any]:
+def _stated_numbering(props: _Properties) -> dict[str, Any]:
     """What the paragraph itself says about numbering (contract 'Numbering states')."""
-    if numpr is None:
+    if props.numpr is None:
         return _INHERIT
-    num_id = int_attr(first_child(numpr, W + "numId"), "val")
-    ilvl = int_attr(first_child(numpr, W + "ilvl"), "val")
+    num_id = int_attr(props.num_id, "val")
+    ilvl = int_attr(props.ilvl, "val")
     if num_id == 0:
         return {"kind": "none"}
     if num_id is None:
