@@ -1,23 +1,32 @@
-"""Where the caret goes on a key: a character left or right, a line up or down, a line's start or end.
+"""Where the caret goes on a key: a character or word left or right, a line or paragraph up or down,
+a line's start or end, the document's start or end.
 
 Moves are worked out on the laid-out pages (Qt's text lines), not on the XML, so they follow what
 the person sees: Up and Down keep the caret's x as Word does, Home and End go to the ends of the
 line on screen, and Left and Right step over deleted text and list labels (they are not clean
-text), passing from one paragraph to the next at its ends. Every answer is a :class:`~.caret.Caret`
-(block id and clean offset), or None when there is nowhere to go.
+text), passing from one paragraph to the next at its ends. Ctrl+Left and Ctrl+Right go to the
+start of a word as in Word (a run of punctuation is a word, the paragraph mark one too, so the
+caret stops at a paragraph's end before it passes into the next), Ctrl+Up and Ctrl+Down to the
+start of a paragraph. Every answer is a :class:`~.caret.Caret` (block id and clean offset), or
+None when there is nowhere to go.
 """
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QTextBlock, QTextLine
 
-from .caret import Caret, clean_length, text_line
+from .caret import Caret, clean_length, paragraph_text, text_line
 
 if TYPE_CHECKING:  # pragma: no cover
     from .layout import PagedLayout
     from .records import RenderedBlock
+
+#: what Ctrl+Left and Ctrl+Right step over: a word (inner apostrophes and hyphens kept, as a double
+#: click takes it) or a run of punctuation; the spaces after either go with it
+_TOKEN = re.compile(r"\w+(?:['’\-]\w+)*|[^\w\s]+")
 
 
 def _neighbour(layout: PagedLayout, record: RenderedBlock, step: int) -> RenderedBlock | None:
@@ -100,3 +109,48 @@ def line_end(layout: PagedLayout, caret: Caret, end: bool) -> Caret | None:
         # a wrapped line ends before the space that wraps it, so the caret stays on this line
         position += line.textLength() - (0 if last else 1)
     return _at(layout, record.doc_index, position)
+
+
+def word_start(text: str, offset: int, step: int) -> int:
+    """The clean offset Ctrl+Right (``step`` +1) or Ctrl+Left (-1) goes to inside ``text``: the start
+    of the next word (the text's end after its last), or of the word holding or before the caret."""
+    starts = [match.start() for match in _TOKEN.finditer(text)]
+    if step > 0:
+        return next((start for start in starts if start > offset), len(text))
+    return next((start for start in reversed(starts) if start < offset), 0)
+
+
+def word(layout: PagedLayout, caret: Caret, step: int) -> Caret | None:
+    """One word left (``step`` -1) or right (+1); at a paragraph's end into the neighbouring one."""
+    record = layout.by_id.get(caret.block_id)
+    if record is None:
+        return None
+    offset = min(caret.offset, clean_length(record))
+    moved = word_start(paragraph_text(layout, record), offset, step)
+    if moved != offset:
+        return Caret(caret.block_id, moved)
+    return horizontal(layout, Caret(caret.block_id, offset), step)
+
+
+def paragraph(layout: PagedLayout, caret: Caret, step: int) -> Caret | None:
+    """Ctrl+Down: the start of the next paragraph (the end of the last); Ctrl+Up: the start of this
+    paragraph, or of the one before when the caret is at its start already."""
+    record = layout.by_id.get(caret.block_id)
+    if record is None:
+        return None
+    if step < 0 and caret.offset > 0:
+        return Caret(caret.block_id, 0)
+    other = _neighbour(layout, record, step)
+    if other is not None and other.block_id is not None:
+        return Caret(other.block_id, 0)
+    return Caret(caret.block_id, clean_length(record) if step > 0 else 0)
+
+
+def document_end(layout: PagedLayout, end: bool) -> Caret | None:
+    """Ctrl+Home: before the first character of the document; Ctrl+End: after the last (of what is
+    laid out: the caller lays the rest out first)."""
+    for section_doc in reversed(layout.docs) if end else layout.docs:
+        for record in reversed(section_doc.records) if end else section_doc.records:
+            if record.block_id is not None:
+                return Caret(record.block_id, clean_length(record) if end else 0)
+    return None

@@ -4,11 +4,11 @@
 :class:`~.interaction.PageInteraction` (whose mouse handlers call :meth:`_place_caret`,
 :meth:`_third_click` and :meth:`_select_paragraph`). The caret itself is a
 :class:`~.caret.Caret`, a block id and a clean-text offset, drawn as a thin line that blinks
-while the pages have the keyboard; the arrows, Home and End move it (with Shift they extend a
-selection from where it stood, see :mod:`.caret_moves`); the
-paragraph commands (Edit, Insert, Delete Paragraph) ask :meth:`CaretInteraction.target_block`
-which paragraph they act on, and :meth:`CaretInteraction.block_on_screen` whether the person can
-see it.
+while the pages have the keyboard; the arrows, Home, End, Page Up and Page Down move it, with
+Ctrl by words and paragraphs or to the document's ends (with Shift they extend a selection from
+where it stood, see :mod:`.caret_moves`); the paragraph commands (Edit, Insert, Delete
+Paragraph) ask :meth:`CaretInteraction.target_block` which paragraph they act on, and
+:meth:`CaretInteraction.block_on_screen` whether the person can see it.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from .records import RenderedBlock
 _CARET = QColor(20, 20, 20)
 _CARET_PX = 2
 _SHIFT = Qt.KeyboardModifier.ShiftModifier
+_CTRL = Qt.KeyboardModifier.ControlModifier
 _ARROWS = {Qt.Key.Key_Left: -1, Qt.Key.Key_Right: 1, Qt.Key.Key_Up: -1, Qt.Key.Key_Down: 1}
 
 
@@ -174,22 +175,85 @@ class CaretInteraction:
 
     # ------------------------------------------------------------------ keys
     def _caret_key(self: Any, event: QKeyEvent) -> bool:
-        """Move the caret for an arrow, Home or End (Shift: extend the selection); False for other keys
-        or without a caret (the keys then scroll, as before anything was clicked)."""
-        key = event.key()
-        if self._caret_record() is None or event.modifiers() & ~_SHIFT & ~Qt.KeyboardModifier.KeypadModifier:
+        """Move the caret for an arrow, Home, End, Page Up or Page Down, with Ctrl by words and
+        paragraphs or to the document's ends (Shift: extend the selection); False for other keys or
+        without a caret (the keys then scroll, as before anything was clicked)."""
+        key, modifiers = event.key(), event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        if self._caret_record() is None or modifiers & ~_SHIFT & ~_CTRL:
             return False
-        if key in (Qt.Key.Key_Left, Qt.Key.Key_Right):
-            moved = caret_moves.horizontal(self._layout, self._caret, _ARROWS[key])
-        elif key in (Qt.Key.Key_Up, Qt.Key.Key_Down):
-            moved = caret_moves.vertical(self._layout, self._caret, _ARROWS[key])
-        elif key in (Qt.Key.Key_Home, Qt.Key.Key_End):
-            moved = caret_moves.line_end(self._layout, self._caret, key == Qt.Key.Key_End)
-        else:
+        moved = self._moved(key, bool(modifiers & _CTRL))
+        if moved is False:
             return False
         if moved is not None:
-            self.move_caret(moved, extend=bool(event.modifiers() & _SHIFT))
+            self.move_caret(moved, extend=bool(modifiers & _SHIFT))
+            self._reveal_caret()
         return True
+
+    def _moved(self: Any, key: int, ctrl: bool) -> Caret | None | bool:
+        """Where ``key`` (with Ctrl when ``ctrl``) takes the caret; None: nowhere; False: not a move."""
+        layout, caret = self._layout, self._caret
+        if key in (Qt.Key.Key_Left, Qt.Key.Key_Right):
+            return (caret_moves.word if ctrl else caret_moves.horizontal)(layout, caret, _ARROWS[key])
+        if key in (Qt.Key.Key_Up, Qt.Key.Key_Down):
+            return (caret_moves.paragraph if ctrl else caret_moves.vertical)(layout, caret, _ARROWS[key])
+        if key in (Qt.Key.Key_Home, Qt.Key.Key_End):
+            if not ctrl:
+                return caret_moves.line_end(layout, caret, key == Qt.Key.Key_End)
+            if key == Qt.Key.Key_End:
+                self.finish_layout()  # the document's end may not be laid out yet
+            return caret_moves.document_end(self._layout, key == Qt.Key.Key_End)
+        if key in (Qt.Key.Key_PageUp, Qt.Key.Key_PageDown) and not ctrl:
+            return self._page_step(1 if key == Qt.Key.Key_PageDown else -1)
+        return False
+
+    def _page_step(self: Any, step: int) -> Caret | None:
+        """Page Down (``step`` +1) or Up (-1) as in Word: the pages scroll a screen and the caret keeps
+        its place on the screen; where they cannot scroll further it goes the rest of the way."""
+        viewport = self.viewport()
+        line = self.caret_viewport_line()
+        point = line.center() if line is not None else QPointF(viewport.width() / 2, 0)
+        bar = self.verticalScrollBar()
+        before = bar.value()
+        bar.setValue(before + step * bar.pageStep())
+        rest = step * bar.pageStep() - (bar.value() - before)
+        point.setY(max(0.0, min(point.y() + rest, viewport.height() - 1.0)))
+        return self._caret_at(point)
+
+    def _caret_at(self: Any, point: QPointF) -> Caret | None:
+        """The caret gap nearest a viewport point (on the nearest page when it falls between pages)."""
+        numbers = self.visible_pages()
+        if not numbers:
+            return None
+
+        def distance(number: int) -> float:
+            rect = self.page_rect(number)
+            return max(rect.top() - point.y(), point.y() - rect.bottom(), 0.0)
+
+        number = min(numbers, key=distance)
+        rect, page = self.page_rect(number), self._pages()[number]
+        inside = QPointF(
+            min(max(point.x(), rect.left()), rect.right()), min(max(point.y(), rect.top()), rect.bottom())
+        )
+        local = (inside - rect.topLeft()) / self._scale
+        position = position_at(self._layout, page, local, exact=False)
+        record = self._layout.record_at(page.doc_index, position) if position is not None else None
+        if record is None or record.block_id is None:
+            return None
+        return Caret(record.block_id, min(record.clean_offset(position), clean_length(record)))
+
+    def _reveal_caret(self: Any) -> None:
+        """Scroll the caret's line into view when a key took it off the screen (as Word does)."""
+        line = self.caret_viewport_line()
+        if (
+            line is not None
+            and min(line.y1(), line.y2()) >= 0
+            and max(line.y1(), line.y2()) <= (self.viewport().height())
+        ):
+            return
+        record = self._caret_record()
+        if record is not None:
+            position = caret_position(record, self._caret.offset)
+            self._scroll_to_span((record.doc_index, position, position))
 
     def move_caret(self: Any, caret: Caret, extend: bool = False) -> None:
         """Put the caret at ``caret``; ``extend`` selects from where a Shift-selection began (or from
@@ -202,9 +266,10 @@ class CaretInteraction:
         if self._selection_anchor is None:
             self._selection_anchor = self._caret
         self._set_caret(caret)
-        self._select_between(self._selection_anchor, caret)
+        self.select_between(self._selection_anchor, caret)
 
-    def _select_between(self: Any, anchor: Caret, caret: Caret) -> None:
+    def select_between(self: Any, anchor: Caret, caret: Caret) -> None:
+        """Select from ``anchor`` to ``caret`` (in either order, across paragraphs of one section)."""
         layout = self._layout
         first, second = layout.by_id.get(anchor.block_id), layout.by_id.get(caret.block_id)
         if first is None or second is None or first.doc_index != second.doc_index:

@@ -2,7 +2,7 @@
 
 :class:`PageNavigation` is mixed into :class:`~.view.PageView`. Keys scroll (PageUp/PageDown a
 screen; until a click puts the caret in the text, the arrows a line and Home/End and
-Ctrl+Home/End the start and end of the document, after it they move the caret;
+Ctrl+Home/End the start and end of the document, after it they and PageUp/PageDown move the caret;
 Ctrl+C copies the selection, Esc drops the highlights). :meth:`PageNavigation.refresh` answers
 the controller's ``document_changed``: re-render the touched paragraphs when it can, else lay
 the document out again and put the paragraph that was at the top of the viewport back where it
