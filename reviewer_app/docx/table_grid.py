@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from lxml import etree
 
@@ -78,8 +79,14 @@ def read_measure(el: etree._Element | None) -> Measure | None:
     """
     if el is None:
         return None
-    kind = el.get(W + "type") or "dxa"
-    raw = (el.get(W + "w") or "").strip()
+    return _measure(el.get(W + "type") or "dxa", el.get(W + "w") or "")
+
+
+@lru_cache(maxsize=1024)
+def _measure(kind: str, raw: str) -> Measure | None:
+    """A measure by its attributes, made once per value (a measure is immutable, and a long
+    contract's thousands of cells state a few dozen widths)."""
+    raw = raw.strip()
     if kind in ("auto", "nil"):
         return Measure(0, kind)
     try:
