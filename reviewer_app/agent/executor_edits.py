@@ -11,15 +11,14 @@ bridge's exception) into the envelope the model reads.
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..docx.edit.engine import with_block_hash
 from ..docx.edit.outcome import BatchOutcome, OperationOutcome
 from ..docx.edit.skips import SKIP_REASONS, issue_for, reason_for
-from ..docx.snapshot import Snapshot
 from .bridge import DEFAULT_MODE, member
 from .codecs import decode_comment_id, decode_range_handle
 from .executor_reads import ToolError, args_object, block_target, non_empty_string, over_limit
@@ -72,30 +71,6 @@ def _skip_reason(entry: dict[str, Any]) -> str:
     return str(reason)
 
 
-def _target_block_id(operation: dict[str, Any]) -> str | None:
-    target = operation.get("range")
-    block_id = target.get("blockId") if isinstance(target, dict) else operation.get("blockId")
-    return block_id if isinstance(block_id, str) else None
-
-
-def _stamp_precondition(operation: dict[str, Any], snapshot: Snapshot) -> dict[str, Any]:
-    """Keep the model's ``precondition.blockTextHash``; else stamp the target's hash as it is now.
-
-    A model-supplied hash catches edits made between its read and this call; a stamped one only
-    protects the operation against earlier operations of the same batch (§5.7).
-    """
-    precondition = operation.get("precondition")
-    if isinstance(precondition, dict) and "blockTextHash" in precondition:
-        return operation
-    block_id = _target_block_id(operation)
-    text_hash = snapshot.text_hash_of(block_id) if block_id is not None else None
-    if text_hash is None:
-        return operation
-    stamped = copy.deepcopy(operation)
-    stamped["precondition"] = {"blockTextHash": text_hash}
-    return stamped
-
-
 def unwritable_character(value: Any) -> str | None:
     """``U+FFFF`` (say) when a string anywhere in ``value`` holds a character no Word document can."""
     if isinstance(value, str):
@@ -143,7 +118,7 @@ def _apply(
     Returns the core result and the input index of every fresh operation id.
     """
     snapshot = bridge.snapshot()
-    operations = [_stamp_precondition(op, snapshot) for _, op in fresh]
+    operations = [with_block_hash(op, snapshot) for _, op in fresh]
     batch: dict[str, Any] = {"version": 1, "operations": operations, "mode": _mode(bridge)}
     if precondition is not None:
         batch["precondition"] = dict(precondition)

@@ -39,6 +39,7 @@ from typing import Any
 
 from ..docx.atomic_write import is_stray, remove_stray_save_files, write_atomically
 from ..docx.edit.batch import parse_batch
+from ..docx.edit.engine import target_block_id, with_block_hash
 from ..docx.edit.outcome import BatchOutcome, OperationOutcome
 from ..docx.edit.skips import issue_for, reason_for
 from ..docx.edit.stamp import RevisionStamp
@@ -151,12 +152,6 @@ class ProposalStore:
             old.unlink(missing_ok=True)
 
 
-def _target(operation: Mapping[str, Any]) -> str | None:
-    target = operation.get("range")
-    block_id = target.get("blockId") if isinstance(target, Mapping) else operation.get("blockId")
-    return block_id if isinstance(block_id, str) else None
-
-
 def _without_comment_ids(receipt: dict[str, Any]) -> dict[str, Any]:
     """A queued receipt names targets only: a dry run's comment ids were never created."""
     receipt = copy.deepcopy(receipt)
@@ -203,11 +198,7 @@ class ReviewQueueBridge(ReviewerReads):
         if not self.is_editable():
             return self._refuse_all(operations, "documentNotEditable")
         snapshot = self.reviewer.snapshot()
-        for op in operations:
-            block_id = _target(op)
-            text_hash = snapshot.text_hash_of(block_id) if block_id else None
-            if text_hash is not None and "blockTextHash" not in (op.get("precondition") or {}):
-                op["precondition"] = {"blockTextHash": text_hash}
+        operations = [with_block_hash(op, snapshot) for op in operations]
         preview_batch = {
             "version": 1,
             "operations": operations,
@@ -238,7 +229,7 @@ class ReviewQueueBridge(ReviewerReads):
                     "status": "queued",
                     "queuedAt": queued_at,
                     "operation": op,
-                    "targetBlockId": _target(op),
+                    "targetBlockId": target_block_id(op),
                     "blockTextHash": (op.get("precondition") or {}).get("blockTextHash"),
                     "receipt": receipts.get(op["id"]),
                 }

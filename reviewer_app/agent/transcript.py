@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from ..docx.atomic_write import write_atomically
+from ..docx.edit.engine import target_block_id
 from ..private_paths import data_root, private_dir
 
 FORMAT_VERSION = 1
@@ -173,8 +174,7 @@ def _describe(op: Any, status: Any, mode: Any) -> str:
     if not isinstance(op, dict):
         return f"an operation ({where.get(str(status), status)})"
     kind = str(op.get("type") or "operation")
-    span = op.get("range")
-    target = span.get("blockId") if isinstance(span, dict) else op.get("blockId")
+    target = target_block_id(op)
     parts = [kind]
     if target:
         parts.append(f"on block {target}")

@@ -9,8 +9,10 @@ batch or a dry run rolls everything back; the latest committed batch can be undo
 
 from __future__ import annotations
 
+import copy
 import itertools
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +21,7 @@ from ..comment_writer import attach_comment
 from ..comments import note_changed
 from ..document import WordDocument
 from ..protection import TRACKED_ONLY_MESSAGE, tracked_changes_only
+from ..snapshot import Snapshot
 from ..xmlutil import W
 from . import (
     ops_comments,  # noqa: F401  (registers handlers)
@@ -68,12 +71,29 @@ class UndoRecord:
     clean_before: frozenset[str]  # parts unchanged before the batch: undo gives their bytes back
 
 
-def target_block_id(op: Operation) -> str | None:
-    """The block an operation addresses (``range.blockId`` for range operations)."""
-    fields = op.fields
-    if "range" in fields:
-        return fields["range"].get("blockId")
-    return fields.get("blockId")
+def target_block_id(op: Mapping[str, Any]) -> str | None:
+    """The block an operation addresses (``range.blockId`` for range operations), parsed or not."""
+    span = op.get("range")
+    block_id = span.get("blockId") if isinstance(span, Mapping) else op.get("blockId")
+    return block_id if isinstance(block_id, str) and block_id else None
+
+
+def with_block_hash(op: dict[str, Any], snapshot: Snapshot) -> dict[str, Any]:
+    """``op`` guarded by its target's text hash as ``snapshot`` has it, unless it has a
+    ``precondition.blockTextHash`` already (then ``op`` itself; else a stamped copy).
+
+    A hash the model sent catches edits between its read and its call; a stamped one protects an
+    operation against earlier ones of its batch, and a queued proposal against edits made before
+    a person applies it (:meth:`Applier._common_checks` refuses it ``preconditionFailed``).
+    """
+    precondition = op.get("precondition")
+    if isinstance(precondition, Mapping) and "blockTextHash" in precondition:
+        return op
+    block_id = target_block_id(op)
+    text_hash = snapshot.text_hash_of(block_id) if block_id is not None else None
+    if text_hash is None:
+        return op
+    return {**copy.deepcopy(op), "precondition": {"blockTextHash": text_hash}}
 
 
 class Applier:
