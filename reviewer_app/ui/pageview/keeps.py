@@ -67,6 +67,30 @@ def chain_start(records: list[RenderedBlock], i: int) -> int:
     return i
 
 
+def first_kept(section_doc: SectionDoc, first: int) -> tuple[RenderedBlock, float] | None:
+    """The first of records ``first..`` a keep rule gave a page break, with the top of the last
+    line before it (where the text before it ends); None when there is none."""
+    document = section_doc.document
+    doc_layout = document.documentLayout()
+    for record in section_doc.records[first:]:
+        if record.kept:
+            block = document.findBlock(record.start).previous()
+            while block.isValid():
+                top = line_top(doc_layout, block, -1)
+                if top is not None:
+                    return record, top
+                block = block.previous()
+            return None
+    return None
+
+
+def still_kept(section_doc: SectionDoc, kept: tuple[RenderedBlock, float]) -> bool:
+    """True when the text before a paragraph given a page break by a keep rule ends no higher
+    than ``kept`` says it did: the break stands, and so does every page after it."""
+    found = first_kept(section_doc, section_doc.records.index(kept[0]))
+    return found is not None and found[0] is kept[0] and found[1] >= kept[1] - 0.5
+
+
 def release_keeps(section_doc: SectionDoc, first: int) -> None:
     """Take back the page breaks keep rules gave records ``first..`` (a paragraph before them
     was rebuilt and its lines changed, so where they fall is to be judged again)."""
@@ -79,17 +103,20 @@ def release_keeps(section_doc: SectionDoc, first: int) -> None:
             QTextCursor(block).setBlockFormat(fmt)
 
 
-def apply_keeps(section_doc: SectionDoc, first: int, through_page: int, final: bool) -> int:
-    """Apply the keep rules to records ``first..`` of the document that start on a page up to
-    ``through_page``; returns the index of the first record still to be looked at.
+def apply_keeps(
+    section_doc: SectionDoc, first: int, through_page: int, final: bool, stop: int | None = None
+) -> int:
+    """Apply the keep rules to records ``first..`` (up to ``stop``) of the document that start
+    on a page up to ``through_page``; returns the index of the first record still to be looked at.
 
     A record is looked at only once the record after it is written (keep-with-next needs
     where that one starts), or when ``final`` (nothing more comes). Qt re-lays the document
     out after each page break added.
     """
     records = section_doc.records
+    end = len(records) if stop is None else min(stop, len(records))
     i = max(0, first)
-    while i < len(records) and (final or i + 1 < len(records)):
+    while i < end and (final or i + 1 < len(records)):
         record = records[i]
         if record.keep_next or record.orphan_control or record.keep_lines:
             top = _first_line(section_doc, record)

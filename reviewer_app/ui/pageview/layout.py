@@ -32,7 +32,7 @@ from .endnotes import Endnotes, endnote_format
 from .formatting import FormatResolver, ParaProps
 from .headers import HeaderFooters
 from .images import PageDocument
-from .keeps import apply_keeps, chain_start, release_keeps
+from .keeps import apply_keeps, chain_start, first_kept, release_keeps, still_kept
 from .note_room import NoteRoom
 from .page_index import PageIndex
 from .pages import (
@@ -257,15 +257,33 @@ class PagedLayout(FlowSplitter):
             if self.notes.settled(doc_index) <= page:
                 return separators
 
-    def _settle_again(self, doc_index: int, chain: RenderedBlock, moved: bool, final: bool) -> None:
+    def _settle_again(
+        self,
+        doc_index: int,
+        chain: RenderedBlock,
+        moved: bool,
+        final: bool,
+        kept: tuple[RenderedBlock, float] | None = None,
+    ) -> None:
         """After a rebuild: settle the pages again from ``chain``, the first paragraph whose
-        keep rules or notes the rebuilt one may change; when lines after it ``moved``, the page
-        breaks keep rules gave paragraphs from there on are taken back and judged again."""
+        keep rules or notes the rebuilt one may change.
+
+        When lines after it ``moved``, the keep rules are judged again from there. ``kept`` is
+        the first later paragraph a keep rule had given a page break, with where the text
+        before it ended (see :func:`.keeps.first_kept`): when that text ends no higher now,
+        the break and every page after it stand and only the paragraphs before it are judged
+        again; else the breaks from ``chain`` on are taken back and all judged again (taking a
+        break back costs Qt a layout of the rest of the document).
+        """
         section_doc = self.docs[doc_index]
         if moved:
             first = bisect.bisect_left(section_doc.starts, chain.start)
-            release_keeps(section_doc, first)
-            self._kept[doc_index] = min(self._kept.get(doc_index, 0), first)
+            if kept is not None and still_kept(section_doc, kept):
+                stop = section_doc.records.index(kept[0])
+                apply_keeps(section_doc, first, section_doc.page_count(), True, stop)
+            else:
+                release_keeps(section_doc, first)
+                self._kept[doc_index] = min(self._kept.get(doc_index, 0), first)
         self.notes.rewind(doc_index, chain.start)
         self._settle(doc_index, final)
 
@@ -483,6 +501,9 @@ class PagedLayout(FlowSplitter):
         chain = section_doc.records[chain_start(section_doc.records, i)]
         # lines moved on for footnotes from there move back; they are settled again below
         self.notes.release(record.doc_index, chain.start)
+        kept = first_kept(section_doc, i)
+        if kept is not None and kept[0] is record:
+            kept = None  # its own lines decide its break: judged again
         cursor = QTextCursor(document)
         first = document.findBlock(record.start)
         cursor.setPosition(first.position())
@@ -521,7 +542,7 @@ class PagedLayout(FlowSplitter):
         single = single and document.findBlock(rebuilt.end) == now
         self.kept_lines = single and _extent(document, now) == old_lines
         self._settle_again(
-            record.doc_index, chain if chain is not record else rebuilt, not self.kept_lines, final
+            record.doc_index, chain if chain is not record else rebuilt, not self.kept_lines, final, kept
         )
         self._pages_cache = None
         self._numbers = None
