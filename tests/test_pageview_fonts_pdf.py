@@ -227,3 +227,25 @@ def test_letter_pairs_are_kerned_only_where_the_run_asks_as_in_word(qapp) -> Non
     plain, kerned, below = widths
     assert kerned < plain * 0.98
     assert below == plain
+
+
+@pytest.mark.parametrize(
+    ("family", "size", "em"),
+    [
+        # (ascender + descender + line gap) / units per em of the stand-in's hhea table, as LibreOffice reads it
+        ("Arial", 11, (1854 + 434 + 67) / 2048),
+        ("Arial", 8, (1854 + 434 + 67) / 2048),
+        ("Times New Roman", 11, (1825 + 443 + 87) / 2048),
+        ("Calibri", 11, (1536 + 512 + 452) / 2048),
+    ],
+)
+def test_single_spaced_lines_are_as_tall_as_in_libreoffice(qapp, family: str, size: int, em: float) -> None:
+    """A page of 8 pt Arial held two lines more than LibreOffice's: its stand-in's line gap counts."""
+    words = " ".join(["clause"] * 80)
+    rpr = f'<w:rPr><w:rFonts w:ascii="{family}" w:hAnsi="{family}"/><w:sz w:val="{size * 2}"/></w:rPr>'
+    body = f"<w:p><w:pPr>{rpr}</w:pPr><w:r>{rpr}<w:t>{words}</w:t></w:r></w:p>"
+    layout = PagedLayout(DocxReviewer.from_bytes(make_docx(body)), "all").build_all()
+    lines = layout.docs[0].document.begin().layout()
+    assert lines.lineCount() > 3
+    pitch = lines.lineAt(2).y() - lines.lineAt(1).y()
+    assert pitch == pytest.approx(size * 10 * em, abs=1.0)  # LU: 10 to the point

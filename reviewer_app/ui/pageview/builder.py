@@ -179,12 +179,14 @@ class StoryBuilder:
             table_format.setBottomMargin(top * TWIPS)
             flow.last_table.setFormat(table_format)
             flow.last_table = None
+        mark_rpr = ppr.find(_RPR) if ppr is not None else None
+        mark_props = ctx.resolver.run(mark_rpr, style_id, table_style, in_table)
+        line_factor = ctx.factory.line_factor(mark_props)
         if fixed_format is not None:
             block_format = fixed_format
         else:
-            block_format = ctx.factory.block(props, top, bottom, flow.page_break, bleed=self._bleed(in_table))
-        mark_rpr = ppr.find(_RPR) if ppr is not None else None
-        mark_props = ctx.resolver.run(mark_rpr, style_id, table_style, in_table)
+            bleed = self._bleed(in_table)
+            block_format = ctx.factory.block(props, top, bottom, flow.page_break, line_factor, bleed)
         self._dark = flow.dark or cell_is_dark(props.shading)
         # a paragraph mark shows no highlight: "label" drops backgrounds and lines
         mark_format = ctx.factory.char(mark_props, "label", on_dark=self._dark)
@@ -214,8 +216,9 @@ class StoryBuilder:
             )
         self._segments(cursor, walk, record, style_id, table_style, in_table, props, mark_format, bottom)
         if label_shift and fixed_format is None:
-            bleed = self._bleed(in_table)
-            block_format = ctx.factory.block(props, top, bottom, flow.page_break, 1.0, bleed, label_shift)
+            block_format = ctx.factory.block(
+                props, top, bottom, flow.page_break, line_factor, bleed, label_shift
+            )
             cursor.setBlockFormat(block_format)
         if (
             after_table or (following is not None and following.tag in (_TBL, TablePart.tag))

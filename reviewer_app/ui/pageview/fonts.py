@@ -14,8 +14,10 @@ after the document's own family, never instead of it.
 from __future__ import annotations
 
 import logging
+import math
+import struct
 
-from PySide6.QtGui import QFont, QFontDatabase
+from PySide6.QtGui import QFont, QFontDatabase, QFontMetricsF, QRawFont
 
 from ...resources import resource_path
 
@@ -88,3 +90,27 @@ def without_ligatures(font: QFont) -> QFont:
     for tag in _LIGATURES:
         font.setFeature(QFont.Tag(tag), 0)
     return font
+
+
+def line_gap_factor(font: QFont) -> float:
+    """How much taller a single-spaced line of ``font`` is in LibreOffice and Word than in Qt.
+
+    Qt takes a line's height from the font's OS/2 table (Windows ascent and descent, the sum
+    rounded up to a whole layout unit) and adds no line gap; LibreOffice takes the ``hhea``
+    ascender, descender and line gap, as Word does for the faces it ships. For Carlito, Caladea
+    and DejaVu the two agree but for rounding; Liberation Sans and Serif (Arial's and Times New
+    Roman's stand-ins) carry a gap of 3 % of a line in ``hhea`` alone, so without it a page of
+    8 pt Arial held two lines more than LibreOffice's. 1.0 when the font has no ``hhea`` table
+    or its lines are no taller with it.
+    """
+    raw = QRawFont.fromFont(font)
+    hhea, head = bytes(raw.fontTable("hhea")), bytes(raw.fontTable("head"))
+    metrics = QFontMetricsF(font)
+    height = math.ceil(metrics.ascent() + metrics.descent())
+    if len(hhea) < 10 or len(head) < 20 or height <= 0:
+        return 1.0
+    units = struct.unpack(">H", head[18:20])[0]
+    ascender, descender, gap = struct.unpack(">hhh", hhea[4:10])
+    if units <= 0 or not gap:
+        return 1.0
+    return max(1.0, (ascender - descender + gap) / units * raw.pixelSize() / height)

@@ -28,7 +28,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtGui import QTextOption as _QTextOption
 
-from .fonts import families_for, register_bundled_fonts, without_ligatures
+from .fonts import families_for, line_gap_factor, register_bundled_fonts, without_ligatures
 from .formatting import ParaProps, RunProps
 
 #: Layout units per inch.
@@ -134,6 +134,7 @@ class FormatFactory:
         self.colors = AuthorColors()
         self._chars: dict[tuple[object, ...], QTextCharFormat] = {}
         self._blocks: dict[tuple[object, ...], QTextBlockFormat] = {}
+        self._line_factors: dict[tuple[str, int, bool, bool], float] = {}
         self._alive: dict[int, object] = {}  # keeps every props object keyed by id alive
 
     # -- characters ----------------------------------------------------------------------------
@@ -223,6 +224,16 @@ class FormatFactory:
         if commented:
             fmt.setBackground(QBrush(COMMENT_BACKGROUND))
         return fmt
+
+    def line_factor(self, props: RunProps) -> float:
+        """How much taller than Qt's the lines of text in ``props``'s font are in LibreOffice
+        (see :func:`.fonts.line_gap_factor`): a paragraph's spacing is scaled by it."""
+        key = (props.font, props.size_hp, props.bold, props.italic)
+        factor = self._line_factors.get(key)
+        if factor is None:
+            font = make_font(props.font, props.size_hp / 2, self.scale, props.bold, props.italic)
+            factor = self._line_factors[key] = line_gap_factor(font)
+        return factor
 
     # -- paragraphs ----------------------------------------------------------------------------
     def block(
