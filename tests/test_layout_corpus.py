@@ -45,7 +45,7 @@ SIDE_BY_SIDE = (
     "oa_common-paper-data-processing-agreement.docx",
 )
 #: Levels over the contracts reached now (issue 14 targets: 0.95 and 0.90).
-MEDIAN_SAME_PAGE_FLOOR = 0.99
+MEDIAN_SAME_PAGE_FLOOR = 0.995
 MEDIAN_LINE_MATCH_FLOOR = 0.94
 #: Levels over the public corpus reached now: (median recall, median same-page, median line agreement).
 PUBLIC_MEDIAN_FLOORS = (0.999, 0.995, 0.99)
