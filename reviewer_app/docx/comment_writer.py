@@ -36,7 +36,7 @@ from .edit.comment_parts import (
 from .edit.context import EditContext
 from .edit.markup import make_runs
 from .edit.schema import sanitize_text
-from .edit.stamp import Stamper, utc_now
+from .edit.stamp import Stamper, keep_stamper, utc_now
 from .vocabulary import REVISION_WRAPPERS, RUN_CONTAINERS
 from .xmlutil import W14, W15, W
 
@@ -95,7 +95,10 @@ class _Session:
     ) -> _Session:
         rec = Recorder(doc, ctx)
         parts = ensure_comment_parts(doc, rec, keys)
-        kept = kept_seeds(doc) if ctx is None else None
+        kept = kept_seeds(doc)
+        if isinstance(kept, _Seeds) and ctx is not None:
+            # the batch mints from its own stamper; the ids in use are those kept until it ends
+            return cls(doc, rec, parts, _Seeds(ctx.stamper, kept.taken_ids, kept.durable), complete=False)
         if isinstance(kept, _Seeds):
             kept.stamper.author = author
             return cls(doc, rec, parts, kept, complete=False)  # Recorder.finish carries it on
@@ -120,6 +123,7 @@ class _Session:
         self.rec.finish()
         if self.complete:
             keep_seeds(self.doc, self.seeds)
+            keep_stamper(self.doc, self.stamper)
 
     def comment_id(self) -> str:
         """A fresh ``w:id``: above every comment id, equal to no footnote or endnote id."""

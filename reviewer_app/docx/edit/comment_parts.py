@@ -23,6 +23,7 @@ from ..comments import note_changed
 from ..document import WordDocument
 from ..xmlutil import MC, NS, W15, W
 from .context import EditContext
+from .stamp import keep_stamper, kept_stamper
 
 W16CID = "{%s}" % NS["w16cid"]
 W16CEX = "{%s}" % NS["w16cex"]
@@ -186,7 +187,7 @@ class Recorder:
             if self.doc.package.has_part(part):
                 self.doc.package.mark_dirty(part)
         self.dirty.clear()
-        seeds = kept_seeds(self.doc)
+        seeds, stamper = kept_seeds(self.doc), kept_stamper(self.doc)
         paragraphs = None if self.paragraphs is None else list(dict.fromkeys(self.paragraphs))
         if self.comment_ids:
             note_changed(self.doc, self.comment_ids, paragraphs)
@@ -198,6 +199,8 @@ class Recorder:
         self.comment_ids = set()
         if seeds is not None:
             keep_seeds(self.doc, seeds)
+        if stamper is not None:
+            keep_stamper(self.doc, stamper)
 
 
 def in_comment_part(element: etree._Element) -> bool:
