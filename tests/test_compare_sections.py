@@ -252,3 +252,22 @@ def test_a_new_header_brings_its_picture() -> None:
     assert _part_text(resolved(out["buffer"], True), "header") == " ACME"
     assert_structural(out["buffer"], base)
     assert_schema_no_new_errors(out["buffer"], base)
+
+
+def test_a_section_break_put_on_another_paragraph_is_named() -> None:
+    """Both versions have two sections, but the revised one ends the first a clause later: as
+    many sections, settings alike, and still a difference the report must name."""
+
+    def ends_after(index: int) -> bytes:
+        texts = ["First clause.", "Second clause.", "Third clause."]
+        paras = [
+            p(ppr=_sect(), runs=f"<w:r><w:t>{t}</w:t></w:r>") if i == index else p(t)
+            for i, t in enumerate(texts)
+        ]
+        return make_docx("".join(paras) + _sect())
+
+    out = generate_redline_docx(ends_after(0), ends_after(1))
+    assert [s["reason"] for s in out["skipped"]] == [
+        'the section break after "Second clause." is not where the base has it and is not marked'
+    ]
+    assert generate_redline_docx(ends_after(0), ends_after(0))["skipped"] == []

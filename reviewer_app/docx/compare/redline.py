@@ -327,7 +327,7 @@ def generate_redline_docx(
     for b, r in paired_notes:
         if notes.move_reference(b, r, main_events) is False:
             writer.report([note_not_placed(b.handle, r.handle)])
-    writer.report(track_section_changes(doc, revised_doc, notes.stamper))
+    writer.report(track_section_changes(doc, revised_doc, main_events, notes.stamper))
     headers = HeaderFooterChanges(doc, revised_doc, notes.stamper)  # one id counter with the notes
     for b, r in only_one:
         if any(a in carried for s in (b, r) if s is not None for a in s.container.iterancestors()):
