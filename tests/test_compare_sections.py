@@ -160,19 +160,23 @@ def _write(tmp_path: Path, name: str, data: bytes) -> Path:
 
 
 @pytest.mark.libreoffice
-def test_libreoffice_accepts_and_rejects_an_added_footer(tmp_path: Path) -> None:
-    """LibreOffice sees the footer's text as a tracked insertion; its Accept All keeps the text,
-    its Reject All empties the footer."""
-    base = make_docx(BODY + _sect())
-    out = _write(
-        tmp_path, "out.docx", generate_redline_docx(base, _with("footer", "ACME confidential"))["buffer"]
-    )
+@pytest.mark.parametrize("dropped", [False, True])
+def test_libreoffice_accepts_and_rejects_a_footer_added_or_dropped(tmp_path: Path, dropped: bool) -> None:
+    """LibreOffice sees the footer's text as one tracked change; its Accept All gives the revised
+    footer (the text, or an empty footer), its Reject All the base's."""
+    without, with_footer = make_docx(BODY + _sect()), _with("footer", "ACME confidential")
+    base, revised = (with_footer, without) if dropped else (without, with_footer)
+    out = _write(tmp_path, "out.docx", generate_redline_docx(base, revised)["buffer"])
     accepted = lo_resolve_all(out, tmp_path / "accepted.docx", accept=True)
     rejected = lo_resolve_all(out, tmp_path / "rejected.docx", accept=False)
-    assert accepted["tracked_changes_before"] == 1  # the footer's text, one insertion
-    assert rejected["reloaded_tracked_changes"] == 0
-    assert _part_text((tmp_path / "accepted.docx").read_bytes(), "footer") == "ACME confidential"
-    assert not _part_text((tmp_path / "rejected.docx").read_bytes(), "footer")
+    assert accepted["tracked_changes_before"] == 1
+    assert accepted["reloaded_tracked_changes"] == rejected["reloaded_tracked_changes"] == 0
+    shown = {
+        name: _part_text((tmp_path / f"{name}.docx").read_bytes(), "footer") or ""
+        for name in ("accepted", "rejected")
+    }
+    text = "ACME confidential"
+    assert shown == ({"accepted": "", "rejected": text} if dropped else {"accepted": text, "rejected": ""})
 
 
 @pytest.mark.libreoffice
