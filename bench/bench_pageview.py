@@ -4,7 +4,8 @@ Prints, for ``bench/out/synthetic-msa-300p.docx`` (generated on first run) or th
 
 * first page: open + snapshot + layout of the first page + painting it (target ≤ 1.0 s);
 * full layout: the whole document laid out in slices from the event loop (target ≤ 2.5 s), and
-  the largest gap between ticks of a 10 ms QTimer meanwhile (target ≤ 100 ms);
+  the largest gap between ticks of a 10 ms QTimer meanwhile (target ≤ 100 ms), in wall time and
+  in the main thread's CPU time (on a busy machine the wall gap mostly measures other processes);
 * one page painted at 100 % (median of 20; target ≤ 16 ms);
 * re-render after accepting one tracked change: ``accept_change`` then the view's ``refresh``
   with the touched block (what ``DocumentController.document_changed`` triggers: comments
@@ -69,32 +70,38 @@ def first_page_ms(path: Path) -> tuple[float, float, float]:
     )
 
 
-def full_layout_ms(path: Path) -> tuple[float, float, float, int, PageView]:
-    """Lay out through the view's own event-loop slices; measure the 10 ms timer's largest gap."""
+def full_layout_ms(path: Path) -> tuple[float, float, float, float, int, PageView]:
+    """Lay out through the view's own event-loop slices; measure the 10 ms timer's largest gap.
+
+    Returns (wall ms, CPU ms, largest gap ms, largest gap in the main thread's CPU time ms, pages,
+    view): on a machine other processes keep busy the wall gap mostly measures them, while the
+    CPU gap is the work the window could not interrupt.
+    """
     reviewer = DocxReviewer.open(path)
     snapshot = reviewer.snapshot()
     view = PageView()
     view.resize(1000, 800)
-    ticks: list[float] = []
+    ticks: list[tuple[float, float]] = []
     timer = QTimer()
     timer.setInterval(10)
-    timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
+    timer.timeout.connect(lambda: ticks.append((time.perf_counter(), time.thread_time())))
     loop = QEventLoop()
     view.layout_finished.connect(loop.quit)
     timer.start()
     clock = QElapsedTimer()
     clock.start()
     cpu = time.process_time()
-    ticks.append(time.perf_counter())
+    ticks.append((time.perf_counter(), time.thread_time()))
     view.show_document(reviewer, snapshot)
     if not view.is_laid_out():
         loop.exec()
     elapsed = clock.nsecsElapsed() / 1e6
     cpu_ms = (time.process_time() - cpu) * 1000
-    ticks.append(time.perf_counter())
+    ticks.append((time.perf_counter(), time.thread_time()))
     timer.stop()
-    gaps = [(b - a) * 1000 for a, b in zip(ticks, ticks[1:], strict=False)]
-    return elapsed, cpu_ms, max(gaps, default=0.0), view.page_count(), view
+    wall_gaps = [(b[0] - a[0]) * 1000 for a, b in zip(ticks, ticks[1:], strict=False)]
+    cpu_gaps = [(b[1] - a[1]) * 1000 for a, b in zip(ticks, ticks[1:], strict=False)]
+    return elapsed, cpu_ms, max(wall_gaps, default=0.0), max(cpu_gaps, default=0.0), view.page_count(), view
 
 
 def paint_page_ms(layout: PagedLayout, runs: int = 20) -> float:
@@ -143,7 +150,7 @@ def build_all_ms(reviewer: DocxReviewer) -> float:
 
 def measure(path: Path) -> dict[str, float | int | str]:
     first, first_cpu, opened = first_page_ms(path)
-    full, full_cpu, gap, pages, view = full_layout_ms(path)
+    full, full_cpu, gap, cpu_gap, pages, view = full_layout_ms(path)
     layout = view.paged_layout()
     assert layout is not None
     paint = paint_page_ms(layout)
@@ -159,6 +166,7 @@ def measure(path: Path) -> dict[str, float | int | str]:
         "full_layout_cpu_ms": round(full_cpu, 1),
         "build_all_ms": round(at_once, 1),
         "max_gap_ms": round(gap, 1),
+        "max_gap_cpu_ms": round(cpu_gap, 1),
         "paint_page_ms": round(paint, 2),
         "accept_change_ms": round(accept, 2),
         "rerender_ms": round(rerender, 2),
@@ -213,6 +221,10 @@ def main(argv: list[str] | None = None) -> int:
                 "of the first page: the engine's open + snapshot",
             ),
             ("full_layout_cpu_ms", "CPU time of the full layout"),
+            (
+                "max_gap_cpu_ms",
+                "the largest gap in the main thread's CPU time: what other processes took is not in it",
+            ),
             ("build_all_ms", "the whole layout in one call (read_page before the view is done)"),
             ("accept_change_ms", "the engine's accept_change, before the re-render"),
         ):
