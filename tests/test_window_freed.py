@@ -52,6 +52,11 @@ def _settle(loop: Any) -> None:
     loop.run_until_complete(asyncio.sleep(0.05))
 
 
+def _alive(parts: dict[str, weakref.ref[Any]]) -> list[str]:
+    """The names of the parts still alive."""
+    return [name for name, part in parts.items() if part() is not None]
+
+
 def _other_version(folder: Path) -> Path:
     path = folder / "other.docx"
     path.write_bytes(make_docx(p("This Agreement is governed by the laws of England.")))
@@ -78,14 +83,18 @@ def test_a_closed_redline_window_and_its_document_are_freed_at_once(qtbot, loop,
     redline.page_view.finish_layout()
     layout = redline.page_view.paged_layout()
     assert layout is not None and redline.reviewer is not None
-    freed = [weakref.ref(o) for o in (redline, redline.controller, redline.reviewer, layout, redline.chat)]
-    del layout
+    parts = (redline, redline.controller, redline.reviewer, layout, redline.chat)
+    freed = {
+        name: weakref.ref(part)
+        for name, part in zip(("window", "controller", "document", "layout", "chat"), parts, strict=True)
+    }
+    del layout, parts
     with no_collection():
         assert redline.close()
         _settle(loop)
         assert window.compare.windows == []
         del redline
-        assert [r() for r in freed] == [None] * len(freed)
+        assert _alive(freed) == []
     assert window.reviewer is not None  # the window it came from keeps its own document
 
 
@@ -93,12 +102,12 @@ def test_closing_the_document_frees_it_while_the_window_stays(qtbot, loop, tmp_p
     """File ▸ Close: the document and its layout are freed; the window goes on without them."""
     window = shown_main_window(qtbot)
     _open_sample(window, tmp_path)
-    freed = [weakref.ref(window.reviewer), weakref.ref(window.page_view.paged_layout())]
+    freed = {"document": weakref.ref(window.reviewer), "layout": weakref.ref(window.page_view.paged_layout())}
     with no_collection():
         click_menu_item(window, qtbot, "file", window.actions.close)
         _settle(loop)
         assert window.reviewer is None
-        assert [r() for r in freed] == [None, None]
+        assert _alive(freed) == []
 
 
 def test_a_window_closed_while_a_worker_thread_allocates_is_destroyed_on_qt_thread(qtbot, loop) -> None:
