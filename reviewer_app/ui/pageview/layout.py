@@ -33,6 +33,7 @@ from .formatting import FormatResolver, ParaProps
 from .headers import HeaderFooters
 from .images import PageDocument
 from .keeps import apply_keeps, chain_start, first_kept, release_keeps, still_kept
+from .long_words import ends_in_long_block
 from .note_room import NoteRoom
 from .page_index import PageIndex
 from .pages import (
@@ -206,7 +207,7 @@ class PagedLayout(FlowSplitter):
             if el.tag == _P and ends_section(el):
                 self._section = min(self._section + 1, len(self.sections) - 1)
                 self._section_pending = True
-            if time.perf_counter() > deadline:
+            if time.perf_counter() > deadline and not ends_in_long_block(current.cursor):
                 break
         if current is not None and self._next >= len(items) and self.builder.endnote_refs:
             self.endnotes.write(current, len(self.docs) - 1, self._flow, self.builder.endnote_refs)

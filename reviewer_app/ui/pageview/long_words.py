@@ -7,15 +7,23 @@ space froze the window for minutes. The builder therefore sets a zero-width spac
 layout only: it is left out of the paragraph's clean-text spans, so the document's text, the
 caret and search positions read the word as written. A word that long never fits a line, so
 it is broken anyway; the marks only add a short line every thousand characters.
+
+Qt lays a block out again whole when the next block is inserted after it, so a layout slice
+does not end right after a very long paragraph (:func:`ends_in_long_block`): a slice that
+ended after a 9 MB word made Qt lay the word out twice.
 """
 
 from __future__ import annotations
 
 import re
 
+from PySide6.QtGui import QTextCursor
+
 #: the longest stretch without a break opportunity the layout is given
 MAX_UNBROKEN = 1000
 BREAK_MARK = "\u200b"
+#: a block this long takes Qt a noticeable time to lay out (about 0.1 s per 100,000 characters)
+LONG_BLOCK = 100_000
 #: characters Qt may break a line at (or after): spaces, hyphens, slashes, the mark itself
 _UNBROKEN = re.compile(r"[^\s\-/\u200b]+")
 
@@ -47,3 +55,12 @@ def _trailing(text: str, carry: int) -> int:
         if char.isspace() or char in "-/\u200b":
             return back
     return carry + len(text)
+
+
+def ends_in_long_block(cursor: QTextCursor) -> bool:
+    """Whether the block ``cursor`` is in is too long to end a layout slice after.
+
+    Writing the next paragraph inserts a block separator at this block's end, and Qt then lays
+    this block out again whole; written in the same slice, it is laid out once.
+    """
+    return cursor.block().length() > LONG_BLOCK
