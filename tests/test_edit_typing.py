@@ -74,3 +74,40 @@ def test_offsets_outside_the_text_are_refused_and_change_nothing() -> None:
     result = keystroke(reviewer, 7, "x")
     assert result["status"] != "committed" or not result["applied"]
     assert reviewer.snapshot().block(PID).text == "Short."
+
+
+def test_typing_over_a_selection_across_paragraphs_deletes_each_part_and_the_marks_between() -> None:
+    ids = ("00A1B2D1", "00A1B2D2", "00A1B2D3")
+    texts = ("First clause text.", "Whole middle clause.", "Last clause text.")
+    body = "".join(p(t, para_id=i) for i, t in zip(ids, texts, strict=True))
+    reviewer = DocxReviewer.from_bytes(make_docx(body), author=ME)
+    op = {"id": "x1", "type": "typeText", "blockId": ids[0], "offset": len("First "), "text": "new "}
+    batch = {
+        "version": 1,
+        "mode": "tracked-changes",
+        "operations": [{**op, "endBlockId": ids[2], "endOffset": 5}],
+    }
+    assert reviewer.apply_operations(parse_host_batch(batch))["status"] == "committed"
+    snapshot = reviewer.snapshot()
+    assert [snapshot.block(i).text for i in ids] == ["First new ", "", "clause text."]
+    ours = [(c["type"], c["text"]) for c in reviewer.changes() if c["author"] == ME]
+    assert ("insertion", "new ") in ours
+    assert {"clause text.", "Whole middle clause.", "Last "} <= {
+        text for kind, text in ours if kind == "deletion"
+    }
+    marks = [snapshot.block(i).element.find(f"{W}pPr/{W}rPr/{W}del") for i in ids]
+    assert [m is not None for m in marks] == [True, True, False]  # the last paragraph keeps its mark
+    assert {m.get(W + "author") for m in marks[:2]} == {ME}
+
+
+def test_a_selection_across_a_table_is_refused_and_changes_nothing() -> None:
+    ids = ("00A1B2E1", "00A1B2E2")
+    table = "<w:tbl><w:tr><w:tc><w:p><w:r><w:t>cell</w:t></w:r></w:p></w:tc></w:tr></w:tbl>"
+    body = p("Before.", para_id=ids[0]) + table + p("After.", para_id=ids[1])
+    reviewer = DocxReviewer.from_bytes(make_docx(body), author=ME)
+    op = {"id": "x2", "type": "typeText", "blockId": ids[0], "offset": 2, "text": "", "endBlockId": ids[1]}
+    batch = {"version": 1, "mode": "tracked-changes", "operations": [{**op, "endOffset": 2}]}
+    result = reviewer.apply_operations(parse_host_batch(batch))
+    assert not result["applied"] and "crosses a table" in result["skipped"][0]["reason"]
+    assert [reviewer.snapshot().block(i).text for i in ids] == ["Before.", "After."]
+    assert not reviewer.changes()

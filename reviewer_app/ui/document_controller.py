@@ -495,15 +495,18 @@ def _committed(result: dict[str, Any]) -> bool:
     return result.get("status") == "committed" and bool(result.get("applied"))
 
 
-#: operations whose receipt names the one block they cut or joined, though a paragraph comes or goes
-_RESHAPING = frozenset(("splitBlock", "mergeBlockWithNext"))
+#: operations whose receipt names the one block they cut, joined or renumbered, though a paragraph
+#: comes or goes or the numbers after it change
+_RESHAPING = frozenset(("splitBlock", "mergeBlockWithNext", "setListLevel"))
 
 
 def _reshapes(batch: Any) -> bool:
-    """Whether a batch (a dict or a parsed Batch) splits or joins paragraphs: the views lay the
-    document out again, as its receipts alone would have them re-render one paragraph."""
+    """Whether a batch (a dict or a parsed Batch) splits or joins paragraphs or renumbers the ones
+    after it: the views lay the document out again, as its receipts alone would have them
+    re-render one paragraph."""
     operations = batch.operations if hasattr(batch, "operations") else batch.get("operations") or ()
-    return any(op.get("type") in _RESHAPING for op in operations)
+    # a typed key over a selection across paragraphs (endBlockId) joins them too
+    return any(op.get("type") in _RESHAPING or op.get("endBlockId") for op in operations)
 
 
 #: receipt effects that change a block where it stands (its id stays; no block moves)

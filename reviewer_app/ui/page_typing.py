@@ -7,9 +7,13 @@ paragraph editor (F2) and the agent use: there is no second writer. Typed text i
 host operation, which the engine joins with the person's adjacent insertion, so a sentence typed
 a key at a time is one change; Backspace and Delete mark original text deleted and take back the
 person's own inserted letters; Enter splits the paragraph (``splitBlock``, or a blank paragraph
-beside it at its ends), Backspace at a paragraph's start joins it to the one before
-(``mergeBlockWithNext``); Ctrl+B/I/U on a selection is a tracked formatting change; Ctrl+X and
-Ctrl+V cut and paste plain text.
+beside it at its ends), Backspace at a paragraph's start joins it to the one before (its
+mark deleted by ``typeText``), except that at the start of a numbered paragraph it first takes the
+number away; Tab and Shift+Tab there change its list level (``setListLevel``, a tracked
+paragraph property change), elsewhere Tab types a tab; Ctrl+B/I/U on a selection is a tracked
+formatting change; Ctrl+X and Ctrl+V cut and paste plain text. A selection may cross
+paragraphs: typing over it or deleting it deletes each paragraph's part and the paragraph marks
+between them (one ``typeText``), and Ctrl+B formats each part (one batch, all or nothing).
 
 Consecutive keys of one kind are one undo step, as in Word: a burst ends when the caret moves
 by any other means (a click, an arrow), when something else changes the document, or after a
@@ -19,7 +23,7 @@ pause of :data:`BURST_PAUSE_S` seconds.
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, NamedTuple
 
 import shiboken6
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
@@ -40,6 +44,27 @@ _COMMAND = (
 )
 _FORMAT_KEYS = {Qt.Key.Key_B: "bold", Qt.Key.Key_I: "italic", Qt.Key.Key_U: "underline"}
 _TABLE_CELL = W + "tc"
+
+
+class _Span(NamedTuple):
+    """What a key acts on: from ``start`` of one paragraph to ``end`` of the same or a later one."""
+
+    block_id: str
+    start: int
+    end_block_id: str
+    end: int
+
+    @property
+    def across(self) -> bool:
+        """True for a selection over several paragraphs."""
+        return self.end_block_id != self.block_id
+
+    def typed(self, text: str) -> dict[str, Any]:
+        """The ``typeText`` operation that puts ``text`` in place of the span."""
+        operation = {"type": "typeText", "blockId": self.block_id, "offset": self.start, "text": text}
+        if self.across:
+            return {**operation, "endBlockId": self.end_block_id, "endOffset": self.end}
+        return {**operation, "length": self.end - self.start}
 
 
 class PageTyping(QObject):
@@ -102,6 +127,8 @@ class PageTyping(QObject):
             return self._edit(lambda: self._type(text, self.tr("Typing"), "typing"))
         if command:
             return False
+        if key in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab):
+            return self._edit(lambda: self._tab(outdent=key == Qt.Key.Key_Backtab))
         if key == Qt.Key.Key_Backspace:
             return self._edit(lambda: self._delete(forward=False))
         if key == Qt.Key.Key_Delete:
@@ -155,9 +182,16 @@ class PageTyping(QObject):
         self._burst_kind, self._last_key = kind, now
         return self._burst, kind
 
-    def _apply(self, label: str, operation: dict[str, Any], kind: str | None = None) -> dict[str, Any] | None:
-        """Apply one operation as the person; the result, or None after telling why it was refused."""
-        batch = parse_host_batch(user_batch(operation))
+    def _apply(
+        self, label: str, operation: dict[str, Any], *more: dict[str, Any], kind: str | None = None
+    ) -> dict[str, Any] | None:
+        """Apply operations as the person, all or none (one undo step); the result, or None after
+        telling why it was refused."""
+        envelope = user_batch(operation)
+        if more:
+            envelope["operations"] += [user_batch(op)["operations"][0] for op in more]
+            envelope["atomic"] = True
+        batch = parse_host_batch(envelope)
         join = self._join_key(kind) if kind is not None else None
         stack = self._controller.undo_stack
         before, caret = stack.index(), self._view.caret()
@@ -196,21 +230,38 @@ class PageTyping(QObject):
         finally:
             self._applying = False
 
-    def _target(self) -> tuple[str, int, int] | None:
-        """(block, start, end) the key acts on: the selection, else the caret (start == end).
-
-        None, after saying so, for a selection over several paragraphs (not editable as one yet).
-        """
-        selected = self._view.selection_range()
-        if selected is not None:
-            if self._view.selection_text() != self._block_text(selected[0])[selected[1] : selected[2]]:
-                self.refused.emit(self.tr("Select text within one paragraph to type over it or delete it."))
+    def _target(self) -> _Span | None:
+        """What the key acts on: the selection (perhaps across paragraphs), else the caret (an empty
+        span). None, after saying why, for a selection the engine cannot edit as one (into a table)."""
+        ends = self._view.selection_ends()
+        if ends is not None:
+            first, last = ends
+            if first.block_id != last.block_id and not self._plain_paragraphs(first.block_id, last.block_id):
+                self.refused.emit(
+                    self.tr(
+                        "Select text within one table cell, or paragraphs outside tables, to type over it "
+                        "or delete it."
+                    )
+                )
                 return None
-            return selected
+            return _Span(first.block_id, first.offset, last.block_id, last.offset)
         caret = self._view.caret()
         assert caret is not None
         offset = min(caret.offset, len(self._block_text(caret.block_id)))  # an undo may have shortened it
-        return caret.block_id, offset, offset
+        return _Span(caret.block_id, offset, caret.block_id, offset)
+
+    def _plain_paragraphs(self, first: str, last: str) -> bool:
+        """Whether the paragraphs from ``first`` to ``last`` follow one another outside any table."""
+        snapshot = self._controller.snapshot()
+        start, end = snapshot.index_of(first), snapshot.index_of(last)
+        if start is None or end is None or end <= start:
+            return False
+        blocks = snapshot.blocks[start : end + 1]
+        parent = blocks[0].element.getparent() if blocks[0].element is not None else None
+        return all(
+            b.element is not None and b.element.getparent() is parent and not self._in_table(b.id)
+            for b in blocks
+        )
 
     def _block_text(self, block_id: str) -> str:
         block = self._controller.snapshot().block(block_id)
@@ -223,20 +274,25 @@ class PageTyping(QObject):
         target = self._target()
         if target is None or not text:
             return
-        block_id, start, end = target
-        operation = {"type": "typeText", "blockId": block_id, "offset": start, "length": end - start}
-        if self._apply(label, {**operation, "text": text}, kind) is not None:
-            self._put_caret(block_id, start + len(text))
+        if self._apply(label, target.typed(text), kind=kind) is not None:
+            self._put_caret(target.block_id, target.start + len(text))
 
     def _delete(self, forward: bool) -> None:
         target = self._target()
         if target is None:
             return
-        block_id, start, end = target
+        block_id, start, end = target.block_id, target.start, target.end
+        if target.across:
+            if self._apply(self.tr("Delete"), target.typed(""), kind="delete") is not None:
+                self._put_caret(block_id, start)
+            return
         if start == end:
             length = len(self._block_text(block_id))
             if forward and end >= length:
                 self._join(block_id, caret=Caret(block_id, end))
+                return
+            if not forward and start == 0 and self._list_level(block_id) is not None:
+                self._renumber(block_id, None)  # as in Word: the number goes first, a second key joins
                 return
             if not forward and start == 0:
                 previous = self._neighbour(block_id, -1)
@@ -251,18 +307,24 @@ class PageTyping(QObject):
             "length": end - start,
             "text": "",
         }
-        if self._apply(self.tr("Delete"), operation, "delete") is not None:
+        if self._apply(self.tr("Delete"), operation, kind="delete") is not None:
             self._put_caret(block_id, start)
 
     def _cut(self) -> None:
         text = self._view.selection_text()
-        if text and self._view.selection_range() is not None:
+        if text and self._view.selection_ends() is not None:
             QGuiApplication.clipboard().setText(text)
             self._delete(forward=False)
 
     def _join(self, block_id: str, caret: Caret) -> None:
-        """Join ``block_id`` with the paragraph after it (its mark deleted, tracked)."""
-        if self._apply(self.tr("Join paragraphs"), {"type": "mergeBlockWithNext", "blockId": block_id}):
+        """Join ``block_id`` with the paragraph after it: its mark deleted (tracked), as a selection
+        of nothing but that mark would be, so a change of the person's own to the properties of
+        the paragraph after it (a number taken away) is gone on from rather than refused."""
+        following = self._neighbour(block_id, 1)
+        if following is None:
+            return
+        mark = _Span(block_id, len(self._block_text(block_id)), following, 0)
+        if self._apply(self.tr("Join paragraphs"), mark.typed("")):
             self._put_caret(caret.block_id, caret.offset)
 
     def _neighbour(self, block_id: str, step: int) -> str | None:
@@ -277,8 +339,8 @@ class PageTyping(QObject):
         target = self._target()
         if target is None:
             return
-        block_id, start, end = target
-        if end > start:
+        block_id, start = target.block_id, target.start
+        if target.across or target.end > start:
             self._delete(forward=False)
         length = len(self._block_text(block_id))
         if 0 < start < length:
@@ -298,25 +360,58 @@ class PageTyping(QObject):
         if following is not None:
             self._put_caret(following, 0)
 
+    def _tab(self, outdent: bool) -> None:
+        """At the start of a numbered paragraph, one list level down (Shift+Tab: up); elsewhere a tab."""
+        target = self._target()
+        if target is None:
+            return
+        level = self._list_level(target.block_id)
+        if target.across or target.end > target.start or target.start > 0 or level is None:
+            if not outdent:
+                self._type("\t", self.tr("Typing"), "typing")
+            return
+        self._renumber(target.block_id, max(0, min(8, level + (-1 if outdent else 1))))
+
+    def _list_level(self, block_id: str) -> int | None:
+        """The list level of a numbered paragraph (None when it has no number)."""
+        block = self._controller.snapshot().block(block_id)
+        reference = block.list_reference if block is not None else None
+        return None if reference is None else int(reference["level"])
+
+    def _renumber(self, block_id: str, level: int | None) -> None:
+        """Put the paragraph at list ``level`` (None: take its number away); the caret stays at its start."""
+        operation = {"type": "setListLevel", "blockId": block_id, "level": level}
+        if self._apply(self.tr("List level") if level is not None else self.tr("Remove number"), operation):
+            self._put_caret(block_id, 0)
+
     def _in_table(self, block_id: str) -> bool:
         block = self._controller.snapshot().block(block_id)
         element = block.element if block is not None else None
         return element is not None and next(element.iterancestors(_TABLE_CELL), None) is not None
 
     def _format(self, name: str) -> None:
-        """Bold, italic or underline the selection (off when its first character has it already)."""
-        selected = self._view.selection_range()
-        if selected is None:
+        """Bold, italic or underline the selection, each paragraph's part of it (off when its first
+        character has it already)."""
+        ends = self._view.selection_ends()
+        if ends is None:
             self.refused.emit(self.tr("Select the text to format first."))
             return
-        block_id, start, end = selected
-        block = self._controller.snapshot().block(block_id)
-        if block is None:
+        first, last = ends
+        snapshot = self._controller.snapshot()
+        start, end = snapshot.index_of(first.block_id), snapshot.index_of(last.block_id)
+        if start is None or end is None:
             return
         on = not self._has_format(name)
-        operation = {"type": "formatRange", "range": text_range(block, start, end), "formatting": {name: on}}
-        if self._apply(self.tr("Format"), operation) is not None:
-            self._view.set_selection(block_id, start, end)
+        operations = []
+        for block in snapshot.blocks[start : end + 1]:
+            a = first.offset if block.id == first.block_id else 0
+            z = last.offset if block.id == last.block_id else len(block.text)
+            if z > a:
+                operations.append(
+                    {"type": "formatRange", "range": text_range(block, a, z), "formatting": {name: on}}
+                )
+        if operations and self._apply(self.tr("Format"), *operations) is not None:
+            self._view.select_between(first, last)
 
     def _has_format(self, name: str) -> bool:
         """Whether the selection's first character shows ``name`` on the page now."""

@@ -390,12 +390,33 @@ HOST_OPERATION_SCHEMAS: MappingProxyType[str, dict[str, Any]] = MappingProxyType
                 "offset": _int(0, description="Where the typed text goes (a clean-text offset)."),
                 "length": _int(0, description="How many characters from offset the text replaces."),
                 "text": {**_STRING, "description": "The typed text (may be empty: a deletion)."},
+                "endBlockId": {
+                    **KEY_SCHEMAS["blockId"],
+                    "description": "A later paragraph where the replaced text ends (instead of length).",
+                },
+                "endOffset": _int(0, description="Where in endBlockId the replaced text ends."),
             },
             ("id", "type", "blockId", "offset", "text"),
-        )
+        ),
+        "setListLevel": _object(
+            {
+                "id": ID_SCHEMA,
+                "type": {"const": "setListLevel"},
+                "blockId": KEY_SCHEMAS["blockId"],
+                "level": {
+                    "type": ["integer", "null"],
+                    "minimum": 0,
+                    "maximum": 8,
+                    "description": "The list level to put the paragraph at; null takes its number away.",
+                },
+            },
+            ("id", "type", "blockId", "level"),
+        ),
     }
 )
-HOST_MODES_BY_TYPE = MappingProxyType({"typeText": _MODE_SETS["tracked"]})
+HOST_MODES_BY_TYPE = MappingProxyType(
+    {"typeText": _MODE_SETS["tracked"], "setListLevel": _MODE_SETS["tracked"]}
+)
 
 
 def modes_of(type_: str) -> tuple[str, ...]:

@@ -144,6 +144,31 @@ def split_block(ctx: EditContext, op: Operation) -> Outcome:
 
 
 # ----------------------------------------------------------------------------- mergeBlockWithNext
+def join_mark(ctx: EditContext, p: etree._Element, following: etree._Element, own: bool = False) -> None:
+    """Join ``p`` with ``following`` (the next paragraph in its container), keeping ``p``'s properties.
+
+    Tracked, ``p``'s mark is deleted (unless it is already) and ``following`` takes ``p``'s
+    properties with a ``w:pPrChange`` where they differ, since accepting leaves the *following*
+    mark; untracked, ``following``'s content moves into ``p``. Shared by a merge and by typing
+    over a selection that crosses paragraphs, so both write a joined paragraph the same way
+    (``own``: as :func:`.paragraph_batch.change_paragraph`).
+    """
+    desired = base_copy(p.find(_PPR))
+    if ctx.tracked:
+        if base_key(following.find(_PPR)) != base_key(desired):
+            change_paragraph(ctx, following, lambda ppr: replace_base(ppr, desired), own)
+        if not paragraph_mark_state(p)[0]:
+            add_mark_revision(p, _DEL, ctx.stamper.attributes())
+    else:
+        next_ppr = following.find(_PPR)
+        section = next_ppr.find(_SECT) if next_ppr is not None else None
+        if section is not None:
+            set_child(ensure_ppr(p), "sectPr", section)
+        p.extend([child for child in following if child.tag != _PPR])
+        ctx.removing(following)
+        following.getparent().remove(following)
+
+
 @handles("mergeBlockWithNext")
 def merge_block(ctx: EditContext, op: Operation) -> Outcome:
     """Join a paragraph with the next one. Tracked: its mark is deleted.
@@ -185,20 +210,7 @@ def merge_block(ctx: EditContext, op: Operation) -> Outcome:
         insert_runs(make_runs(separator, source), p, last, ctx.stamper, ctx.tracked)
     if merged:
         change_paragraph(ctx, p, lambda ppr: writer.apply(ppr, merged))
-    desired = base_copy(p.find(_PPR))
-    if ctx.tracked:
-        if base_key(following.find(_PPR)) != base_key(desired):
-            change_paragraph(ctx, following, lambda ppr: replace_base(ppr, desired))
-        if not mark_deleted:
-            add_mark_revision(p, _DEL, ctx.stamper.attributes())
-    else:
-        next_ppr = following.find(_PPR)
-        section = next_ppr.find(_SECT) if next_ppr is not None else None
-        if section is not None:
-            set_child(ensure_ppr(p), "sectPr", section)
-        p.extend([child for child in following if child.tag != _PPR])
-        ctx.removing(following)
-        following.getparent().remove(following)
+    join_mark(ctx, p, following)
     ctx.record_whole_block(block.id)
     _consumed(ctx, following)
     ctx.mark_structure_changed()

@@ -7,17 +7,27 @@ letter typed inside a word stays one inserted letter. Then, as Word does, the au
 that now touch are joined: a sentence typed a key at a time is one ``w:ins`` (one change to
 accept or reject), a word taken away with Backspace one ``w:del``, and runs with the same
 formatting inside them one run.
+
+With ``endBlockId`` and ``endOffset`` the replaced text runs from ``offset`` of one paragraph to
+``endOffset`` of a later one in the same container (a selection across paragraphs): as Word
+records it, the text of each paragraph in between is deleted, so is each paragraph mark but the
+last (the paragraphs join as a merge joins them, :func:`.ops_split_merge.join_mark`), and the
+typed text goes in at the start.
 """
 
 from __future__ import annotations
 
 from lxml import etree
 
+from ..blocks import Block
 from ..xmlutil import W
+from . import ops_list_level  # noqa: F401  (registers setListLevel, the other keystroke operation)
 from .batch import Operation
 from .context import EditContext, Outcome
 from .markup import refuse_note_markers, set_space
+from .ops_split_merge import join_mark
 from .ops_text import live_text, replace_span, splits_character
+from .ppr import carries_section, next_block
 from .registry import handles
 from .skips import Skip
 
@@ -71,34 +81,83 @@ def join_revisions(p: etree._Element, author: str) -> None:
         _join_runs(wrapper)
 
 
+def _checked_range(text: str, start: int, end: int) -> None:
+    """Refuse offsets outside ``text`` or inside a character (a surrogate pair, a combining mark)."""
+    if not 0 <= start <= end <= len(text):
+        raise Skip("staleRange", f"offsets {start}-{end} are outside the block's text ({len(text)})")
+    if splits_character(text, start) or splits_character(text, end):
+        raise Skip("splitsCharacter")
+
+
+def _paragraphs_to(ctx: EditContext, first: Block, last_id: str) -> list[Block]:
+    """The paragraphs from ``first`` to the block ``last_id`` in document order, when they follow
+    one another in one container with no table or section end between them (else refused)."""
+    start, end = ctx.snapshot.index_of(first.id), ctx.snapshot.index_of(last_id)
+    if end is None:
+        raise Skip("missingBlock")
+    assert start is not None  # ctx.block found it
+    if end <= start:
+        raise Skip("staleRange", "the selection must end in a later paragraph than it starts")
+    blocks = [ctx.block(b.id) for b in ctx.snapshot.blocks[start : end + 1]]
+    for block, following in zip(blocks, blocks[1:], strict=False):
+        if next_block(block.element) is not following.element or carries_section(block.element):
+            raise Skip(
+                "unsupportedBlock",
+                "the selection crosses a table, a cell or a section end; select within them to edit",
+            )
+    return blocks
+
+
 @handles("typeText")
 def type_text(ctx: EditContext, op: Operation) -> Outcome:
-    """Replace ``[offset, offset + length)`` of a block's clean text with ``text`` (tracked)."""
+    """Replace ``[offset, offset + length)`` of a block's clean text with ``text`` (tracked), or
+    from ``offset`` to ``endOffset`` of a later paragraph ``endBlockId``."""
     fields = op.fields
     block = ctx.block(fields["blockId"])
     if block.kind == "diagnostic":
         raise Skip("unsupportedBlock")
-    text = live_text(ctx, block)
-    start = fields["offset"]
-    end = start + fields.get("length", 0)
     new = fields["text"]
-    if not 0 <= start <= end <= len(text):
-        raise Skip("staleRange", f"offsets {start}-{end} are outside the block's text ({len(text)})")
-    if start == end and not new:
-        raise Skip("noopOperation")
-    if splits_character(text, start) or splits_character(text, end):
-        raise Skip("splitsCharacter")
     refuse_note_markers(new)
-    p = block.element
-    ctx.touch(p)
+    start = fields["offset"]
+    if "endBlockId" in fields:
+        blocks = _paragraphs_to(ctx, block, fields["endBlockId"])
+        texts = [live_text(ctx, b) for b in blocks]
+        _checked_range(texts[0], start, len(texts[0]))
+        _checked_range(texts[-1], 0, fields.get("endOffset", 0))
+        spans = [(start, len(texts[0])), *((0, len(t)) for t in texts[1:-1]), (0, fields.get("endOffset", 0))]
+    else:
+        blocks = [block]
+        text = live_text(ctx, block)
+        spans = [(start, start + fields.get("length", 0))]
+        _checked_range(text, *spans[0])
+        if spans[0][0] == spans[0][1] and not new:
+            raise Skip("noopOperation")
     before = ctx.stamper.next_revision_id
-    replace_span(ctx, block, start, end, new)
-    if ctx.tracked:
-        join_revisions(p, ctx.stamper.author)
-    ctx.text_changed(p)
-    ctx.record_edit(block.id, start, end, start + len(new))
+    for b, (a, z) in zip(blocks, spans, strict=True):
+        ctx.touch(b.element)
+        if a < z or (new and b is block):
+            replace_span(ctx, b, a, z, new if b is block else "")
+    for b, following in zip(blocks, blocks[1:], strict=False):
+        join_mark(ctx, b.element, following.element, own=True)
+    for b, (a, z) in zip(blocks, spans, strict=True):
+        if ctx.tracked:
+            join_revisions(b.element, ctx.stamper.author)
+        ctx.text_changed(b.element)
+        if b is block:
+            ctx.record_edit(b.id, a, z, a + len(new))
+        else:
+            ctx.record_whole_block(b.id)
+    if len(blocks) > 1:
+        ctx.record_whole_block(block.id)
+        ctx.mark_structure_changed()
     # the revisions this keystroke opened and kept (none when it joined an earlier one)
-    kept = [el.get(W + "id") for el in p.iter(_INS, _DEL) if int(el.get(W + "id") or -1) >= before]
+    kept = [
+        el.get(W + "id")
+        for b in blocks
+        for el in b.element.iter(_INS, _DEL)
+        if int(el.get(W + "id") or -1) >= before
+    ]
     return Outcome(
-        [{"type": "block", "story": "main", "blockId": block.id, "effect": "updated"}], revision_ids=kept
+        [{"type": "block", "story": "main", "blockId": b.id, "effect": "updated"} for b in blocks],
+        revision_ids=kept,
     )

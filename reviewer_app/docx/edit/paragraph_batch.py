@@ -85,9 +85,13 @@ def live_runs(p: etree._Element) -> list[etree._Element]:
     return runs
 
 
-def change_paragraph(ctx: EditContext, p: etree._Element, apply: Callable[[etree._Element], None]) -> bool:
-    """Change ``p``'s properties through ``apply``: a ``w:pPrChange`` when tracked, plainly when not."""
-    return change_properties(p, apply, ctx.stamper.attributes if ctx.tracked else None)
+def change_paragraph(
+    ctx: EditContext, p: etree._Element, apply: Callable[[etree._Element], None], own: bool = False
+) -> bool:
+    """Change ``p``'s properties through ``apply``: a ``w:pPrChange`` when tracked, plainly when not;
+    ``own`` goes on from a pending change of the author's own (a person's keys) instead of refusing."""
+    stamp = ctx.stamper.attributes if ctx.tracked else None
+    return change_properties(p, apply, stamp, ctx.stamper.author if own else None)
 
 
 def updated(block: Block) -> list[dict[str, Any]]:

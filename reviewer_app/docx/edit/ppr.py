@@ -273,11 +273,17 @@ def record_change(ppr: etree._Element, old_base: etree._Element, attrs: dict[str
 
 
 def change_properties(
-    p: etree._Element, apply: Callable[[etree._Element], None], stamp: Callable[[], dict[str, str]] | None
+    p: etree._Element,
+    apply: Callable[[etree._Element], None],
+    stamp: Callable[[], dict[str, str]] | None,
+    own_author: str | None = None,
 ) -> bool:
     """Change the paragraph's properties with ``apply``; when ``stamp`` is given (tracked mode)
     keep the old set in the one ``w:pPrChange`` OOXML allows (``pendingParagraphPropertyChange``
     when there already is one). False, and nothing changed, when they come out as they were.
+
+    A pending change by ``own_author`` is gone on from instead, as Word does for a person's
+    second key: it keeps the properties from before the first, and goes when they are back.
     """
     ppr = ensure_ppr(p)
     old = base_copy(ppr)
@@ -286,9 +292,14 @@ def change_properties(
         drop_if_empty(p)
         return False
     if stamp is not None:
-        if ppr.find(_CHANGE) is not None:
+        pending = ppr.find(_CHANGE)
+        if pending is None:
+            record_change(ppr, old, stamp())
+        elif own_author is None or pending.get(W + "author") != own_author:
             raise Skip("pendingParagraphPropertyChange")
-        record_change(ppr, old, stamp())
+        elif base_key(ppr) == base_key(pending.find(_PPR)):
+            ppr.remove(pending)
+            drop_if_empty(p)
     return True
 
 

@@ -23,6 +23,7 @@ from typing import Any
 from PySide6.QtCore import QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPen
 
+from .caret import Caret
 from .geometry import (
     DocRange,
     change_spans,
@@ -240,6 +241,17 @@ class PageInteraction:
             return None
         start, end = record.clean_offset(a), record.clean_offset(min(b, record.end))
         return (record.block_id, start, end) if end > start else None
+
+    def selection_ends(self: Any) -> tuple[Caret, Caret] | None:
+        """Where the selection starts and ends (block id and clean offset each), also in different
+        paragraphs; None without a selection or when an end is not in a paragraph."""
+        if self._selection is None or self._layout is None:
+            return None
+        doc_index, a, b = self._selection
+        first, last = self._layout.record_at(doc_index, a), self._layout.record_at(doc_index, b)
+        if first is None or last is None or first.block_id is None or last.block_id is None:
+            return None
+        return Caret(first.block_id, first.clean_offset(a)), Caret(last.block_id, last.clean_offset(b))
 
     def selection_text(self: Any) -> str:
         """The selected clean text (paragraphs joined by newlines; "" when nothing is selected)."""
