@@ -91,6 +91,9 @@ def test_a_multi_megabyte_word_is_laid_out_once_in_full_lines(qapp, tmp_path: Pa
         assert text_doc.characterAt(position) == word[offset]
         assert record.clean_offset(position) == offset
 
+    reviewer.save(tmp_path / "saved.docx")
+    assert DocxReviewer.open(tmp_path / "saved.docx").snapshot().blocks[1].text == word
+
 
 def test_break_marks_count_a_word_across_runs() -> None:
     """A word split over runs is one word: the count carries from run to run."""
