@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QImage
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
@@ -92,3 +93,38 @@ def test_a_key_typed_inside_a_commented_passage_shows_in_its_quote_at_once(windo
     assert panel.thread_row(INDEXATION_COMMENT).quote == quote.replace("once in each", "once in each single")
     QTest.keyClick(view, Qt.Key.Key_Backspace)
     assert panel.thread_row(INDEXATION_COMMENT).quote == quote.replace("once in each", "once in each singl")
+
+
+def test_the_page_painted_key_by_key_is_the_page_painted_afresh(window: MainWindow, qtbot) -> None:
+    """A key that keeps its paragraph's lines repaints only that paragraph's band and the margin
+    column; what the window shows then (its backing store, as the paints left it) is what
+    painting the whole view again gives, up to a shade of antialiasing at a balloon's edge."""
+    view = window.page_view
+    click_at(view, qtbot, CLAUSE_5_2, 10)
+    for key in (Qt.Key.Key_Delete, "n", "e", Qt.Key.Key_Backspace):  # each painted before the next
+        if isinstance(key, str):
+            QTest.keyClicks(view, key)
+        else:
+            QTest.keyClick(view, key)
+        QApplication.processEvents()
+        assert view.paged_layout().kept_lines
+    qtbot.wait(200)  # every paint the keys asked for is done
+    on_screen = shown(window)
+    view.viewport().repaint()
+    afresh = shown(window)
+    assert on_screen.size() == afresh.size()
+    assert shade_difference(on_screen, afresh) <= 2
+
+
+def shown(window: MainWindow) -> QImage:
+    """What the window shows now: its backing store, as the last paints left it."""
+    image = window.backingStore().paintDevice()
+    assert isinstance(image, QImage)
+    return image.copy()
+
+
+def shade_difference(a: QImage, b: QImage) -> int:
+    """The largest difference of one colour channel at one pixel between two pictures of a size."""
+    first = bytes(a.convertToFormat(QImage.Format.Format_RGB32).constBits())
+    second = bytes(b.convertToFormat(QImage.Format.Format_RGB32).constBits())
+    return max((abs(x - y) for x, y in zip(first, second, strict=True) if x != y), default=0)

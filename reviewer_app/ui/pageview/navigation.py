@@ -70,19 +70,37 @@ class PageNavigation:
             self._after_slice()
 
     def _repaint_pages_of(self: Any, block_ids: frozenset[str]) -> bool:
-        """Repaint only the bands of the visible pages holding ``block_ids`` (a keystroke changes its
-        page, not the two or three others on screen); False when a block's pages are unknown."""
+        """Repaint only what ``block_ids``, which kept their lines, change on the visible pages: a
+        paragraph on one page, its lines across the page and the margin column beside the whole
+        page (a new change's balloon may push the others down); a paragraph over a page break, its
+        pages. A keystroke changes a band of its page, not the two or three pages on screen.
+        False when a block's pages are unknown."""
         visible = set(self.visible_pages())
         width = self.viewport().width()
         for block_id in block_ids:
             pages = self._layout.index.pages_of_block(block_id)
             if pages is None:
                 return False
+            band = self._band_of(block_id) if pages[0] == pages[1] else None
             for number in range(pages[0], pages[1] + 1):
                 if number in visible:
                     rect = self.page_rect(number)
-                    self.viewport().update(0, int(rect.top()) - 1, width, int(rect.height()) + 8)
+                    if band is None:
+                        self.viewport().update(0, int(rect.top()) - 1, width, int(rect.height()) + 8)
+                        continue
+                    self.viewport().update(0, int(band[0]) - 2, width, int(band[1] - band[0]) + 5)
+                    right = math.ceil(rect.right())  # not a sliver of the paper: its whole height
+                    self.viewport().update(right, int(rect.top()) - 1, width - right, int(rect.height()) + 8)
         return True
+
+    def _band_of(self: Any, block_id: str) -> tuple[float, float] | None:
+        """(top, bottom) of a block's lines in viewport pixels."""
+        y = self._block_y(block_id)
+        found = self._layout.block_rect(block_id)
+        if y is None or found is None:
+            return None
+        top = y - self.verticalScrollBar().value()
+        return top, top + found[1].height() * self._scale
 
     def _anchor(self: Any) -> tuple[str, float] | None:
         """The paragraph at the viewport's top and how far below the top its first line sits."""

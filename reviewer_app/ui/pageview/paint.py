@@ -80,15 +80,21 @@ _PALETTE: QPalette | None = None
 def paint_document_band(
     painter: QPainter, document: QTextDocument, top: float, width: float, height: float
 ) -> None:
-    """Draw the ``[top, top + height)`` band of ``document`` at the painter's origin, clipped."""
+    """Draw the ``[top, top + height)`` band of ``document`` at the painter's origin, clipped.
+
+    Only the lines inside the painter's clip are drawn (a keystroke repaints its paragraph's
+    band, not the fifty lines of its page)."""
     global _PALETTE
     if _PALETTE is None:
         _PALETTE = _palette()
     painter.save()
     painter.setClipRect(QRectF(0, 0, width, height), Qt.ClipOperation.IntersectClip)
+    # the region's own rectangles, not the clip's bounding box: a paragraph's band and the margin
+    # column beside the whole page span the page, their parts on the paper only the band
+    shown = QRectF(painter.clipRegion().boundingRect()).adjusted(-1, -1, 1, 1)
     painter.translate(0, -top)
     context = QAbstractTextDocumentLayout.PaintContext()
-    context.clip = QRectF(0, top, width, height)
+    context.clip = shown.translated(0, top)
     context.palette = _PALETTE
     document.documentLayout().draw(painter, context)
     painter.restore()

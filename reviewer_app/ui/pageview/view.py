@@ -265,9 +265,11 @@ class PageView(PageInteraction, CaretInteraction, PageNavigation, QAbstractScrol
         before = self._scale
         pages = self._pages()
         viewport = self.viewport().size()
+        # hundreds of pages come in a few sizes: measure a sheet of each (a keystroke asks again)
+        sizes = {(p.width, p.height): p for p in pages}
+        widest = max((self._sheet_width(p) for p in sizes.values()), default=0.0)
         if pages:
-            widest = max(self._sheet_width(p) for p in pages)
-            tallest = max(p.height for p in pages)
+            tallest = max(height for _width, height in sizes)
             fit_width = max(1.0, viewport.width() - 2 * _MARGIN_PX) / widest
             if self._zoom_mode == "fit-width":
                 self._scale = fit_width
@@ -277,14 +279,12 @@ class PageView(PageInteraction, CaretInteraction, PageNavigation, QAbstractScrol
                 self._scale = self._zoom * self._dpi() / LU_PER_INCH
         tops: list[float] = []
         y = float(_MARGIN_PX)
-        widest_px = 0.0
         for page in pages:
             tops.append(y)
             y += page.height * self._scale + _GAP_PX
-            widest_px = max(widest_px, self._sheet_width(page) * self._scale)
         self._tops = tops
         self._content_height = y - _GAP_PX + _MARGIN_PX if pages else 0.0
-        self._content_width = widest_px + 2 * _MARGIN_PX if pages else 0.0
+        self._content_width = widest * self._scale + 2 * _MARGIN_PX if pages else 0.0
         vbar, hbar = self.verticalScrollBar(), self.horizontalScrollBar()
         vbar.setRange(0, max(0, round(self._content_height - viewport.height())))
         vbar.setPageStep(max(1, viewport.height()))
@@ -333,6 +333,7 @@ class PageView(PageInteraction, CaretInteraction, PageNavigation, QAbstractScrol
     # ------------------------------------------------------------------ painting
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt override
         painter = QPainter(self.viewport())
+        painter.setClipRegion(event.region())  # told to the page painter, which draws only what shows
         painter.fillRect(event.rect(), _BACKGROUND)
         if self._layout is None or self._painter is None:
             painter.setPen(QColor("#5F6368"))
