@@ -40,6 +40,10 @@ _PART_TYPES = {
         "word/header1.xml",
         "application/vnd.openxmlformats-officedocument.wordprocessingml.header+xml",
     ),
+    "header2": (
+        "word/header2.xml",
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.header+xml",
+    ),
     "footer": (
         "word/footer1.xml",
         "application/vnd.openxmlformats-officedocument.wordprocessingml.footer+xml",
@@ -55,15 +59,19 @@ _ROOTS = {
     "footnotes": "footnotes",
     "comments": "comments",
     "header": "hdr",
+    "header2": "hdr",
     "footer": "ftr",
     "settings": "settings",
 }
+#: relationship types of the parts whose key is not their type
+_ROOTS_REL = {"header2": "header"}
 
 
 def make_docx(body: str, **parts: str) -> bytes:
     """A package whose ``w:body`` holds ``body``; ``styles=``, ``numbering=``... add those parts.
 
-    Each extra part is given as the inner XML of its root element.
+    Each extra part is given as the inner XML of its root element; the n-th part is ``rIdn``
+    (``header2=`` is a second header, for a section naming two).
     """
     types = [
         '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>',
@@ -77,7 +85,8 @@ def make_docx(body: str, **parts: str) -> bytes:
         for i, (kind, inner) in enumerate(parts.items(), start=1):
             name, ctype = _PART_TYPES[kind]
             types.append(f'<Override PartName="/{name}" ContentType="{ctype}"/>')
-            rels.append(f'<Relationship Id="rId{i}" Type="{_REL}{kind}" Target="{name[5:]}"/>')
+            rel_type = _ROOTS_REL.get(kind, kind)
+            rels.append(f'<Relationship Id="rId{i}" Type="{_REL}{rel_type}" Target="{name[5:]}"/>')
             z.writestr(
                 name, f'<?xml version="1.0"?><w:{_ROOTS[kind]} {NAMESPACES}>{inner}</w:{_ROOTS[kind]}>'
             )

@@ -54,18 +54,21 @@ class HeaderFooters:
             self._inherited = inherited
         return self._inherited
 
-    def story_height(self, section: int, kind: str) -> float:
-        """Height (LU) of the tallest header (or footer) the section shows on its pages.
+    def story_height(self, section: int, kind: str, first_page: bool = False) -> float:
+        """Height (LU) of the tallest header (or footer) the section shows on its first page or its others.
 
-        Laid out with one-digit page numbers: what matters is how many lines it takes.
+        Word starts each page's body below that page's own header, so a tall first-page header
+        (``w:titlePg``) pushes down the first page only. Laid out with one-digit page numbers:
+        what matters is how many lines it takes.
         """
         props = self.layout.sections[section]
         refs = self._references()[section][kind]
-        wanted = [refs.get("default")]
-        if props.title_page:
-            wanted.append(refs.get("first"))
-        if self.layout.resolver.settings["even_odd"]:
-            wanted.append(refs.get("even"))
+        if first_page:
+            wanted = [refs.get("first" if props.title_page else "default")]
+        else:
+            wanted = [refs.get("default")]
+            if self.layout.resolver.settings["even_odd"]:
+                wanted.append(refs.get("even"))
         width = (props.width - props.left - props.right - props.gutter) * TWIPS
         tallest = 0.0
         for rel_id in wanted:

@@ -20,7 +20,7 @@ import time
 from typing import Any
 
 from PySide6.QtCore import QRectF, QSizeF
-from PySide6.QtGui import QTextBlock, QTextCursor, QTextDocument, QTextOption
+from PySide6.QtGui import QTextBlock, QTextBlockFormat, QTextCursor, QTextDocument, QTextOption
 
 from ...docx.comments import CommentRecord, comment_records
 from ...docx.numformats import format_number
@@ -315,17 +315,31 @@ class PagedLayout(FlowSplitter):
             self._flow.page_break = True
         if props.kind in ("oddPage", "evenPage") and self._needs_blank_page(current, props.kind, new_doc):
             # Word leaves a blank page so the section starts on an odd (even) page number
-            if not self._flow.fresh:
-                current.cursor.insertBlock()
-            self._flow.fresh = False
-            current.cursor.setBlockFormat(
-                self.factory.block(_BLANK_PAGE_PARAGRAPH, 0, 0, self._flow.page_break)
-            )
+            self._empty_block(current, 0.0)
             self._flow.page_break = True
+        extra = 0 if continuous else self._first_page_extra(self._section, props)
+        if extra:
+            # the first page's taller header: only that page's body starts lower
+            self._empty_block(current, extra * TWIPS)
+            self._flow.page_break = False
         position = current.cursor.position() if self._flow.fresh else current.cursor.position() + 1
         current.sections.append((position, self._section))
         self._section_pending = False
         return current
+
+    def _empty_block(self, current: SectionDoc, height: float) -> None:
+        """Write a paragraph with no text and no record, ``height`` LU tall (0: one empty line).
+
+        It takes the page break the section's first paragraph would have had.
+        """
+        if not self._flow.fresh:
+            current.cursor.insertBlock()
+        self._flow.fresh = False
+        fmt = self.factory.block(_BLANK_PAGE_PARAGRAPH, 0, 0, self._flow.page_break)
+        if height:
+            fmt = QTextBlockFormat(fmt)
+            fmt.setLineHeight(height, QTextBlockFormat.LineHeightTypes.FixedHeight.value)
+        current.cursor.setBlockFormat(fmt)
 
     def _needs_blank_page(self, current: SectionDoc, kind: str, new_doc: bool) -> bool:
         current.cursor.endEditBlock()  # let Qt lay out what is there to count its pages
@@ -337,20 +351,42 @@ class PagedLayout(FlowSplitter):
         return (kind == "oddPage") == (number % 2 == 0)
 
     def _effective(self, section: int) -> SectionProps:
-        """The section's page with its margins grown to fit a taller header or footer, as Word does."""
+        """The section's page with its margins grown to fit a taller header or footer, as Word does.
+
+        The top fits the header of the pages after the first (see :meth:`_first_page_extra`);
+        the bottom fits the taller of the first page's footer and the others'.
+        """
         props = self.sections[section]
         top, bottom = props.top, props.bottom
         if not props.exact_top:
-            height = self.headers.story_height(section, "header")
-            if height:
-                top = max(top, props.header + round(height / TWIPS))
+            top = self._header_top(section, False)
         if not props.exact_bottom:
-            height = self.headers.story_height(section, "footer")
+            height = max(
+                self.headers.story_height(section, "footer"),
+                self.headers.story_height(section, "footer", first_page=True),
+            )
             if height:
                 bottom = max(bottom, props.footer + round(height / TWIPS))
         if (top, bottom) == (props.top, props.bottom):
             return props
         return dataclasses.replace(props, top=top, bottom=bottom)
+
+    def _header_top(self, section: int, first_page: bool) -> int:
+        """Where (twips) the body starts below the header of the section's first page or its others."""
+        props = self.sections[section]
+        height = self.headers.story_height(section, "header", first_page)
+        return max(props.top, props.header + round(height / TWIPS)) if height else props.top
+
+    def _first_page_extra(self, section: int, props: SectionProps) -> int:
+        """How much lower (twips) than on its other pages the body starts on the section's first page.
+
+        A section document has one top margin for all its pages, fitted to the header of the
+        pages after the first; a taller first-page header (``w:titlePg``) is made room for on
+        its own page. A shorter one leaves the first page at the others' top.
+        """
+        if props.exact_top or not self.sections[section].title_page:
+            return 0
+        return max(0, self._header_top(section, True) - props.top)
 
     def _register(self, current: SectionDoc, before: int) -> None:
         current.aligned_cells += self.builder.aligned_cells
