@@ -78,6 +78,39 @@ class _Seeds:
     durable: set[int]
 
 
+def _read_seeds(doc: WordDocument, roots: dict[str, etree._Element], stamper: Stamper) -> _Seeds:
+    """The comment and durable ids in use in the comment parts ``roots`` (by :data:`PART_SPECS` key)."""
+    taken = _note_ids(doc)
+    if "comments" in roots:
+        taken.update(el.get(W + "id") or "" for el in roots["comments"].iter(W + "comment"))
+    durable: set[int] = set()
+    for key, ns in (("ids", W16CID), ("extensible", W16CEX)):
+        for el in roots.get(key, ()):
+            value = el.get(ns + "durableId") or ""
+            if re.fullmatch(r"[0-9A-Fa-f]{1,8}", value):
+                durable.add(int(value, 16))
+    return _Seeds(stamper, taken, durable)
+
+
+def keep_comment_ids(doc: WordDocument, author: str) -> None:
+    """Read the comment, durable and paragraph ids in use while the document opens, so the first
+    reply or new comment mints from them instead of scanning every part (~57 ms with 2,000
+    comments, paid in the middle of a person's typing). A document without comments has few ids
+    and pays nothing here."""
+    package = doc.package
+    roots = {
+        spec.key: package.xml(name)
+        for spec in PART_SPECS
+        if (name := package.related_part(doc.main_part, spec.rel_type.rsplit("/", 1)[-1])) is not None
+    }
+    if "comments" not in roots or kept_seeds(doc) is not None:
+        return
+    stamper = Stamper(doc, author)
+    stamper.read_para_ids()
+    keep_seeds(doc, _read_seeds(doc, roots, stamper))
+    keep_stamper(doc, stamper)
+
+
 @dataclass(slots=True)
 class _Session:
     """One write: the document, where changes are recorded, the parts, and fresh ids."""
@@ -102,17 +135,9 @@ class _Session:
         if isinstance(kept, _Seeds):
             kept.stamper.author = author
             return cls(doc, rec, parts, kept, complete=False)  # Recorder.finish carries it on
-        taken = _note_ids(doc) | {
-            el.get(W + "id") or "" for el in parts.roots["comments"].iter(W + "comment")
-        }
-        durable: set[int] = set()
-        for key, ns in (("ids", W16CID), ("extensible", W16CEX)):
-            for el in parts.roots.get(key, ()):
-                value = el.get(ns + "durableId") or ""
-                if re.fullmatch(r"[0-9A-Fa-f]{1,8}", value):
-                    durable.add(int(value, 16))
         stamper = ctx.stamper if ctx is not None else Stamper(doc, author)
-        return cls(doc, rec, parts, _Seeds(stamper, taken, durable), complete=ctx is None and keys is None)
+        seeds = _read_seeds(doc, parts.roots, stamper)
+        return cls(doc, rec, parts, seeds, complete=ctx is None and keys is None)
 
     @property
     def stamper(self) -> Stamper:

@@ -28,6 +28,7 @@ from ..agent.bridge import ReviewerBridge, create_reviewer_bridge
 from ..agent.review_queue import ReviewQueueBridge, create_review_queue_bridge
 from ..docx.atomic_write import copy_atomically
 from ..docx.comment_removal import delete_comment
+from ..docx.comment_writer import keep_comment_ids
 from ..docx.file_stamp import FileStamp
 from ..docx.journal import UndoEntry
 from ..docx.protection import TRACKED_ONLY_MESSAGE
@@ -273,6 +274,7 @@ class DocumentController(QObject):
     def _install(self, reviewer: DocxReviewer) -> None:
         self._reviewer = reviewer
         reviewer.set_initials(self._author, self._initials)
+        keep_comment_ids(reviewer.document, self._author)
         self._review_bridge = create_review_queue_bridge(reviewer, store_directory=self._store_directory)
         self._direct_bridge = create_reviewer_bridge(reviewer)
         self._never_saved_change = False

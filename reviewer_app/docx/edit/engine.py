@@ -13,7 +13,7 @@ import copy
 import itertools
 import logging
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .. import xmlutil
@@ -36,13 +36,13 @@ from . import (
     ops_typing,  # noqa: F401  (registers handlers)
 )
 from .batch import Batch, Operation, parse_batch
-from .comment_parts import snapshot_keeps
+from .comment_parts import keep_seeds, kept_seeds, snapshot_keeps
 from .context import Checkpoints, EditContext, Outcome
 from .contract import modes_of
 from .outcome import OperationOutcome
 from .registry import HANDLERS
 from .skips import Skip, issue_for, reason_for
-from .stamp import RevisionStamp, Stamper
+from .stamp import RevisionStamp, Stamper, keep_stamper
 from .validate import InvalidResult, check
 
 log = logging.getLogger(__name__)
@@ -122,6 +122,7 @@ class Applier:
         """Apply ``value`` (a batch dict or parsed :class:`Batch`); return the result envelope."""
         batch = parse_batch(value)
         stamper = self._current_stamper()
+        seeds = kept_seeds(self.doc)  # the comment ids in use, when a comment act kept them
         result: dict[str, Any] = {
             "version": 1,
             "status": "committed",
@@ -170,6 +171,11 @@ class Applier:
             package = self.doc.package
             clean = frozenset(p for p in kept.dirty_parts if package.has_part(p) and not package.is_dirty(p))
             self._commit(ctx, kept, self._added_comments(batch, result))
+            # every id the batch minted came from this stamper and was added to the kept sets:
+            # the reply after a new comment continues from them without scanning every part
+            keep_stamper(self.doc, stamper)
+            if seeds is not None:
+                keep_seeds(self.doc, replace(seeds, stamper=stamper))
             self.last = UndoRecord(f"undo-{next(_handles)}", kept, self.doc.version, clean)
             result["undoHandle"] = {"type": "documentOperationUndo", "id": self.last.handle}
         self._stamper = (self.doc.version, stamper)

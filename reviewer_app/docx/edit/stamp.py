@@ -125,6 +125,15 @@ class Stamper:
 
     def para_id(self) -> str:
         """A fresh ``w14:paraId``: 8 hex digits below 0x80000000, unused in the package."""
+        taken = self.read_para_ids()
+        while True:
+            candidate = format(self._rng.randrange(1, 0x80000000), "08X")
+            if candidate not in taken:
+                taken.add(candidate)
+                return candidate
+
+    def read_para_ids(self) -> set[str]:
+        """The paraIds in use (read from every part the first time), which :meth:`para_id` avoids."""
         if self._para_ids is None:
             # w14:paraId lives on paragraphs and table rows only
             self._para_ids = {
@@ -133,11 +142,7 @@ class Stamper:
                 for el in root.iter(_P, _TR)
                 if (value := el.get(_PARA_ID))
             }
-        while True:
-            candidate = format(self._rng.randrange(1, 0x80000000), "08X")
-            if candidate not in self._para_ids:
-                self._para_ids.add(candidate)
-                return candidate
+        return self._para_ids
 
     def attributes(self) -> dict[str, str]:
         """``w:id``, ``w:author``, ``w:date`` for a new revision element."""
