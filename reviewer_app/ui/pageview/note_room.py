@@ -269,6 +269,11 @@ class NoteRoom:
         cursor.setPosition(position)
         char_format = block.charFormat()
         cursor.insertBlock(following, char_format)
+        # Qt would add the first half's space after below the page break (whatever the second
+        # half's top margin): the first half ends its page, so it has none; release restores it
+        ending = QTextBlockFormat(fmt)
+        ending.setBottomMargin(0)
+        QTextCursor(block).setBlockFormat(ending)
         self._shift(doc_index, section_doc, position, 1)
         state.moves.append(_Move(position, "split", QTextBlockFormat(fmt)))
         return position
