@@ -7,7 +7,7 @@ marker and lies inside no comment's range: no thread, quote or anchor can have c
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..docx.snapshot import Snapshot
@@ -49,12 +49,15 @@ def _ends_in(element: Any, comment_id: str) -> bool:
 
 
 def leaves_comments(
-    snapshot: Snapshot, touched: frozenset[str] | None, covered: frozenset[str] | None
+    snapshot: Snapshot, touched: frozenset[str] | None, covered: Callable[[], frozenset[str] | None]
 ) -> bool:
     """Whether a change to the blocks ``touched`` leaves every comment thread as it was listed
-    when ``covered`` (:func:`commented_blocks`) was read: none of them is commented or holds a
-    comment marker now (a new comment's), and the change named its blocks."""
-    if not touched or covered is None or not touched.isdisjoint(covered):
+    when ``covered`` (:func:`commented_blocks`, asked for only when needed) was read: none of them
+    is commented or holds a comment marker now (a new comment's), and the change named its blocks.
+
+    The cheap answers come first: a comment act names a paragraph holding a marker, so it never
+    pays for following every thread's range."""
+    if not touched:
         return False
     for block_id in touched:
         block = snapshot.block(block_id)
@@ -62,4 +65,5 @@ def leaves_comments(
             return False
         if next(block.element.iter(*COMMENT_ANCHORS), None) is not None:
             return False
-    return True
+    blocks = covered()
+    return blocks is not None and touched.isdisjoint(blocks)
