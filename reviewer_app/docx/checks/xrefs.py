@@ -23,7 +23,6 @@ _REFERENCE = re.compile(
     rf"(?P<list>{_NUM}(?:\s*(?:,|and|or|to|through|and/or|-|–)\s*{_NUM})*)"
 )
 _ONE = re.compile(_NUM)
-_RANGE_SEP = re.compile(r"\s*(?:to|through|-|–)\s*$")
 _ATTACHMENT = re.compile(
     r"\b(?P<word>Schedule|Exhibit|Annex|Appendix|Attachment)\s+(?P<id>\d{1,3}|[A-Z]{1,2}|[IVX]{1,5})\b"
 )

@@ -18,10 +18,9 @@ from ...docx.text import FieldState, NoteNumbers, TextWalk
 from ...docx.vocabulary import MOVES
 from ...docx.xmlutil import MC, W, is_on
 
-_R, _T, _BR, _SYM, _RPR = W + "r", W + "t", W + "br", W + "sym", W + "rPr"
+_R, _SYM, _RPR = W + "r", W + "sym", W + "rPr"
 _FLD_CHAR, _INSTR, _FLD_SIMPLE = W + "fldChar", W + "instrText", W + "fldSimple"
-_VANISH, _SPEC_VANISH, _TYPE = W + "vanish", W + "specVanish", W + "type"
-_NOTE_REFS = (W + "footnoteReference", W + "endnoteReference")
+_VANISH, _SPEC_VANISH = W + "vanish", W + "specVanish"
 _NOTE_MARKS = (W + "footnoteRef", W + "endnoteRef")
 _OBJECTS = frozenset((W + "drawing", W + "pict", W + "object"))
 _ALTERNATE, _CHOICE, _FALLBACK = MC + "AlternateContent", MC + "Choice", MC + "Fallback"
@@ -31,13 +30,6 @@ _RANGE_START, _RANGE_END, _COMMENT_REF = (
     W + "commentReference",
 )
 _RPR_CHANGE, _PPR, _PPR_CHANGE = W + "rPrChange", W + "pPr", W + "pPrChange"
-_CHARS = {
-    W + "tab": "\t",
-    W + "ptab": "\t",
-    W + "cr": "\n",
-    W + "noBreakHyphen": "\u2011",
-    W + "softHyphen": "\u00ad",
-}
 _DELETED_PARTS = (W + "fldChar", W + "delText", W + "t", W + "tab", _RANGE_START, _RANGE_END, _COMMENT_REF)
 #: Fields whose result the page view recomputes per page (in headers and footers).
 PAGE_FIELDS = ("NUMPAGES", "SECTIONPAGES", "PAGE")
