@@ -50,6 +50,7 @@ from .long_words import BREAK_MARK, long_word_cuts
 from .qformats import TWIPS, script_of
 from .records import MODES, BuildContext, Flow, RenderedBlock, shown_label, story_items
 from .segments import StoryState, paragraph_segments
+from .table_split import TablePart, split_table
 from .tables import TableFormats, cell_is_dark, is_top_aligned, keep_row, table_style_id
 
 _P, _TBL, _PPR, _RPR, _PSTYLE = W + "p", W + "tbl", W + "pPr", W + "rPr", W + "pStyle"
@@ -69,7 +70,7 @@ _INSERTED = frozenset((W + "ins", W + "moveTo"))
 _SUFFIX = {"tab": "\t", "space": " "}
 #: share of a list label's width set left of the number position, by ``w:lvlJc``
 _LABEL_SHIFT = {"right": 1.0, "end": 1.0, "center": 0.5}
-_ALT_CHUNK, _TR, _DRAWING = W + "altChunk", W + "tr", W + "drawing"
+_ALT_CHUNK, _DRAWING = W + "altChunk", W + "drawing"
 _FOOTNOTE_REF, _ENDNOTE_REF = W + "footnoteReference", W + "endnoteReference"
 _BULLET_FONTS = frozenset(("symbol", "wingdings", "wingdings 2", "wingdings 3", "webdings"))
 
@@ -498,49 +499,6 @@ class StoryBuilder:
         if self._last_grid is None or self._last_grid[0] is not tbl:
             self._last_grid = (tbl, TableGrid(tbl, keep_row(self.ctx.mode)))
         return self._last_grid[1]
-
-
-class TablePart:
-    """Rows ``[first, stop)`` of a long body table: one item of the layout's work list.
-
-    Qt lays a table out in one piece, so a 100-row schedule written as one item would hold the
-    event loop for a long slice; parts keep each slice short. Parts end only between rows that
-    no vertical merge spans.
-    """
-
-    __slots__ = ("element", "first", "stop")
-    tag = "table-part"
-
-    def __init__(self, element: etree._Element, first: int, stop: int) -> None:
-        self.element = element
-        self.first = first
-        self.stop = stop
-
-
-#: Tables longer than this many rows are laid out in parts.
-TABLE_PART_ROWS = 24
-
-
-def split_table(tbl: etree._Element, mode: str = "all") -> list[etree._Element | TablePart]:
-    """``[tbl]`` for a short table, else its parts (see :class:`TablePart`)."""
-    if sum(1 for _ in tbl.iter(_TR)) <= TABLE_PART_ROWS:
-        return [tbl]
-    grid = TableGrid(tbl, keep_row(mode))
-    if len(grid.rows) <= TABLE_PART_ROWS:
-        return [tbl]
-    reach = [0] * (len(grid.rows) + 1)  # reach[r]: furthest row a merge starting above r covers
-    for cell in grid.cells():
-        end = cell.row + cell.row_span
-        for r in range(cell.row + 1, min(end, len(grid.rows))):
-            reach[r] = max(reach[r], end)
-    parts: list[etree._Element | TablePart] = []
-    first = 0
-    for r in range(1, len(grid.rows)):
-        if r - first >= TABLE_PART_ROWS and reach[r] <= r:
-            parts.append(TablePart(tbl, first, r))
-            first = r
-    parts.append(TablePart(tbl, first, len(grid.rows)))
-    return parts
 
 
 def _insert_text(
