@@ -36,6 +36,7 @@ from ..docx.reviewer import DocxReviewer
 from ..docx.snapshot import Snapshot
 from .document_controller import AGENT_MODES, DocumentController, NoDocumentError
 from .pageview import PageView
+from .pageview.caret import Caret
 
 
 class LiveEditorBridge:
@@ -159,7 +160,11 @@ class LiveEditorBridge:
         return self.view.page_text(page - 1)
 
     def get_selection_text(self) -> str:
-        """The text the person has selected in the page view ("" when nothing is)."""
+        """The text the person has selected in the page view, by mouse or keys ("" when nothing is).
+
+        The contract's ``read_selection`` answers with the text alone (``{ text }``); the agent
+        finds where it stands with ``find_text``.
+        """
         return self.view.selection_text()
 
     def get_target_page(self, target: Mapping[str, Any] | None = None) -> int | None:
@@ -184,7 +189,9 @@ class LiveEditorBridge:
         """Scroll to and highlight a block or an exact range; False for a stale or missing target.
 
         A range is stale when the block's text at its offsets no longer hashes to the range's
-        ``selectedTextHash`` (the text it was found on changed since).
+        ``selectedTextHash`` (the text it was found on changed since). A shown range is also
+        selected, with the caret at its end, as Word's Go To and Find leave it: the person's next
+        key types over it, and Shift+arrows go on from it.
         """
         block_id = target.get("blockId")
         if not isinstance(block_id, str):
@@ -197,4 +204,8 @@ class LiveEditorBridge:
             return False
         if hashing.text_hash(block.text[start:end]) != target.get("selectedTextHash"):
             return False
-        return self.view.show_range(block_id, start, end)
+        if not self.view.show_range(block_id, start, end):
+            return False
+        self.view.move_caret(Caret(block_id, start))
+        self.view.move_caret(Caret(block_id, end), extend=True)
+        return True

@@ -193,6 +193,7 @@ class MainWindow(QMainWindow):
             connect(action, lambda t=theme: self.services.set_theme(t))
         connect(a.find, self.find_bar.open_bar)
         connect(a.go_to, lambda: GoToDialog(self.controller, self.page_view, self).open())
+        connect(a.focus_document, self.focus_document)
         connect(a.add_comment, self._add_comment)
         connect(a.settings, self.show_settings)
         connect(a.previous_change, self.docks.redline.previous_change)

@@ -58,6 +58,7 @@ class WindowActions:
     redo: QAction
     find: QAction
     go_to: QAction
+    focus_document: QAction
     edit_paragraph: QAction
     insert_paragraph: QAction
     delete_paragraph: QAction
@@ -146,6 +147,13 @@ def create_actions(parent: QMainWindow) -> WindowActions:
         redo=_action(parent, "redo", tr("&Redo"), Std.Redo),
         find=_action(parent, "find", tr("&Find…"), Std.Find, tr("Find text in the document")),
         go_to=_action(parent, "go_to", tr("&Go To…"), "Ctrl+G", tr("Go to a clause number or a page")),
+        focus_document=_action(
+            parent,
+            "focus_document",
+            tr("Back to the &Document"),
+            "F6",
+            tr("Type in the page again, where the caret or the selection is (as F6 in Word)"),
+        ),
         edit_paragraph=_action(
             parent,
             "edit_paragraph",
@@ -359,6 +367,7 @@ def build_menus(window: QMainWindow, a: WindowActions, recent_menu: QMenu) -> di
             None,
             a.find,
             a.go_to,
+            a.focus_document,
             None,
             a.edit_paragraph,
             a.insert_paragraph,

@@ -340,6 +340,11 @@ class PageInteraction:
             return
         doc_index, anchor = self._press
         low, high = min(anchor, position), max(anchor, position)
+        # as in Word the caret follows the pointer and the press stays the anchor, so Shift+arrows
+        # go on from where the drag ended and typing lands there
+        pressed = self._selection_anchor or self._caret
+        self._place_caret(doc_index, position)
+        self._selection_anchor = pressed
         self._selection = (doc_index, low, high) if high > low else None
         self.viewport().update()
 
