@@ -17,8 +17,9 @@ revisions by other authors, ``w14:paraId`` on every paragraph), and a script doc
 which of those constructs the sample contains and lets the benchmark scale the same document.
 python-docx builds the skeleton (package, section, header/footer parts, core properties, tables);
 everything it has no API for is written with lxml. The agreement's wording (clauses, definitions,
-comment threads, the service modules' building blocks) is in ``contract_text.yaml`` beside this
-script, so it can be edited without touching code.
+comment threads, the service modules' building blocks and Parts, the execution page, the running
+heads) is in ``contract_text.yaml`` beside this script, so it can be edited without touching code;
+the code keeps the structure, the seeded choices and the OOXML.
 
 Output is deterministic for a given ``--scale``/``--seed``: revision and comment dates, ids,
 paragraph ids, core-property timestamps and even the zip member timestamps are fixed, so
@@ -75,9 +76,6 @@ SESSION_START = {
 CREATED = dt.datetime(2025, 2, 24, 10, 0)
 MODIFIED = dt.datetime(2025, 3, 17, 16, 45)
 ZIP_TIMESTAMP = (2025, 3, 17, 16, 45, 0)
-
-HEADER_TEXT = "Master Services Agreement \u2014 Confidential"
-FOOTER_LEFT = "Draft 3 (Harbour Bank comments) \u2014 subject to contract"
 
 # --------------------------------------------------------------------------------------------
 # Namespaces and relationship types python-docx does not know
@@ -965,6 +963,18 @@ def make_modules(count: int, seed: int, two_revisers: bool) -> list[Module]:
     return modules
 
 
+def slots(template: str, **pieces: str) -> str:
+    """``template`` with each ``<name>`` replaced by the piece the seed chose for it (a tracked
+    change, a comment anchor, a number), its ``{...}`` values left for :meth:`Renderer.fmt`.
+
+    The pieces go in first, as the text file's slots say, because an anchor carries values of
+    its own (``{users}``) that are filled in with the rest of the sentence.
+    """
+    for name, piece in pieces.items():
+        template = template.replace(f"<{name}>", piece)
+    return template
+
+
 def listify(items: Sequence[str]) -> list[str]:
     """Re-punctuate picked list items the way drafters do: "...;", "...; and", "...."."""
     bare = [re.sub(r"(; and|;|\.|,)$", "", item.strip()) for item in items]
@@ -1090,24 +1100,18 @@ class Renderer:
                         wr.paragraph("SubClause", self.fmt(item), (NUM_LEGAL, 2))
                 for text_after in clause.after:
                     wr.paragraph("Definition", self.fmt(text_after))
-        wr.paragraph(
-            "Normal", "This Agreement has been entered into on the date stated at the beginning of it."
-        )
+        wr.paragraph("Normal", TEXT["closing"])
 
     def signatures(self) -> None:
         """Execution block on its own page, in a borderless two-column table."""
         wr = self.wr
-        wr.paragraph("ScheduleTitle", "Execution")
+        execution = TEXT["execution"]
+        wr.paragraph("ScheduleTitle", execution["title"])
         wr.paragraph("ScheduleSubtitle", "")
         rows = []
         for party in (SUPPLIER, CUSTOMER):
-            rows.append(
-                [
-                    f"Signed by [\u25cf], Director,\nfor and on behalf of\n**{party.upper()}**",
-                    "\n\n......................................................\nDirector",
-                ]
-            )
-            rows.append(["Date:\n", "[\u25cf] 2025\n"])
+            rows.append([execution["signed by"].format(party=party.upper()), execution["signature"]])
+            rows.append([execution["date"], execution["dated"]])
         wr.table([], rows, [4513, 4513], bordered=False)
 
     # -- Schedule 1 ----------------------------------------------------------------------------
@@ -1116,7 +1120,7 @@ class Renderer:
         """Schedule 1: general service terms, then one Part per service module."""
         self.schedule_title("services")
         self.restart()
-        module_list = [f"Part {m.letter}: {m.name}" for m in modules]
+        module_list = [TEXT["service part"]["title"].format(letter=m.letter, name=m.name) for m in modules]
         self.steps(
             TEXT["services schedule"],
             {"list of service modules": lambda: self.bullets(listify(module_list))},
@@ -1128,6 +1132,7 @@ class Renderer:
         """One Part of Schedule 1 for module ``m`` (seeded numbers, revisions and comments)."""
         wr = self.wr
         rng = m.rng
+        part = TEXT["service part"]
         wr.reviser = m.reviser
         kind_deliverables = DELIVERABLES[m.kind]
         picked = sorted(
@@ -1153,279 +1158,95 @@ class Renderer:
             "report_days": str(rng.choice([5, 7, 10])),
         }
         m.values = values
-        wr.paragraph("PartHeading", f"Part {m.letter}: {m.name}", jc="center")
+        revised = part["revisions"]
+
+        def rev(key: str) -> str:
+            return m.rev(*revised[key])
+
+        wr.paragraph("PartHeading", part["title"].format(letter=m.letter, name=m.name), jc="center")
         self.restart()
-        self.s1("Scope")
-        self.s2(
-            "This Part {letter} describes the {name}, which the Supplier shall provide to "
-            "support the Customer\u2019s {area} function. The {name} is intended to "
-            "{purpose}.",
-            values,
-        )
-        self.s2("The {name} comprises:", values)
+        self.s1(part["scope"])
+        self.s2(part["introduction"], values)
+        self.s2(part["comprises"], values)
         self.bullets(listify([kind_deliverables[i] for i in picked]), values)
-        volumes = (
-            "up to {users} named users and an average of {volume} {unit} per month (the "
-            "\u201c**Assumed Volumes**\u201d)"
-        )
-        if m.want_comment():
-            key = f"m{m.index}-volumes"
-            wr.threads[key] = self._module_thread(
-                m,
-                PROCUREMENT if m.reviser == PROCUREMENT else COUNSEL,
-                [
-                    "Please ask the business to confirm the Assumed Volumes for {name} against the "
-                    "2025 plan before signature.",
-                    "Are the Assumed Volumes measured per calendar month or as a rolling average? "
-                    "Please make this explicit.",
-                ],
-                [
-                    "We propose a rolling three-month average, which smooths month-end peaks.",
-                    "Volumes are taken from the RFP response; we are happy to update them.",
-                ],
-            )
-            volumes = f"[@{key}|{volumes}@]"
-        self.s2(
-            "The Charges for this Part assume " + volumes + ". If actual volumes exceed the "
-            "Assumed Volumes by more than {pct} per cent in any three consecutive months, "
-            "either party may initiate the change control procedure in clause {cl_change}.",
-            values,
-        )
-        self.s1("Service description")
-        self.s2(
-            "The Supplier shall receive extracts from {sources} at the frequency set out in "
-            "the interface specification, validate each extract against the agreed schema "
-            "and, where an extract fails validation, notify the Customer\u2019s nominated data "
-            "owner within " + m.rev(str(notify_old), str(notify_new)) + " Service Hours, "
-            "identifying the records affected and the reason for rejection.",
-            values,
-        )
-        self.s2(
-            "The Supplier shall process validated data in accordance with the configuration "
-            "approved by the Customer\u2019s {area} steering group, and shall not change any "
-            "rule, threshold, model parameter or reference table used in that configuration "
-            "except:",
-            values,
-        )
-        self.s3(
-            [
-                "at the written request of the Customer;",
-                "through the change control procedure in clause {cl_change}; or",
-                "where a change is required urgently to correct a defect, in which case the "
-                "Supplier shall notify the Customer within one Business Day and shall reverse the "
-                "change if the Customer so requests.",
-            ],
-            values,
-        )
-        self.s2(
-            "The Supplier shall make the outputs of the {name} available to the Customer by "
-            "{output_time} on each Business Day"
-            + m.rev(
-                "",
-                ", and shall notify the "
-                "Customer\u2019s operations desk immediately if it expects any output to be late",
-            )
-            + ".",
-            values,
-        )
-        self.s2(
-            "The Supplier shall give the Customer not less than "
-            + m.rev("ten", "twenty")
-            + " Business Days\u2019 notice of any release affecting the {name}, and shall deploy "
-            "each release to the pre-production environment at least {preprod} Business Days "
-            "before it is deployed to production, so that the Customer may carry out "
-            "regression testing.",
-            values,
-        )
-        self.s2(
-            "The Supplier shall retain an audit trail of each user action, configuration "
-            "change and data load for not less than {retention} years"
-            + m.rev(
-                "",
-                ", or such "
-                "longer period as the Customer may require to comply with Applicable Law or the "
-                "requirements of any Regulator",
-            )
-            + ".",
-            values,
-        )
+        volumes = self._commented(m, "volumes", PROCUREMENT if m.reviser == PROCUREMENT else COUNSEL)
+        self.s2(slots(part["volumes"], volumes=volumes(part["assumed volumes"])), values)
+        self.s1(part["service description"])
+        self.s2(slots(part["extracts"], notify=m.rev(str(notify_old), str(notify_new))), values)
+        self.s2(part["configuration"], values)
+        self.s3(part["configuration changes"], values)
+        self.s2(slots(part["outputs"], late=rev("late")), values)
+        self.s2(slots(part["releases"], notice=rev("notice")), values)
+        self.s2(slots(part["audit trail"], longer=rev("longer")), values)
         self.s2(TYPE_PARAGRAPH[m.kind], values)
-        self.s1("Service Levels")
-        sla_intro = "the Service Levels in Table {letter}.1"
-        if m.want_comment():
-            key = f"m{m.index}-sla"
-            wr.threads[key] = self._module_thread(
-                m,
-                COUNSEL,
-                [
-                    "The Bank\u2019s impact tolerance for this service is four hours. Please align the "
-                    "Severity 1 resolution target.",
-                    "Please confirm that availability is measured across all Service Hours, not only "
-                    "core hours.",
-                    "These targets are below those offered for Part A. Please explain the difference.",
-                ],
-                [
-                    "We can commit to restoration within four hours; root-cause fixes to follow "
-                    "within ten Business Days.",
-                    "Confirmed \u2014 measurement is across all Service Hours. We will make this "
-                    "explicit in the next turn.",
-                ],
-            )
-            sla_intro = f"[@{key}|{sla_intro}@]"
-        self.s2(
-            "The Supplier shall " + m.rev("use reasonable endeavours to ", "") + "ensure that "
-            "the {name} meets " + sla_intro + " in each month.",
-            values,
-        )
+        self.s1(part["service levels"])
+        levels = self._commented(m, "levels", COUNSEL)(part["service levels met"])
+        self.s2(slots(part["meets service levels"], endeavours=rev("endeavours"), levels=levels), values)
         self._sla_table(m)
-        self.s2(
-            "Service Credits for this Part shall not exceed, in aggregate, "
-            f"{rng.choice([10, 12, 15])} per cent of the monthly Charges for this Part. Service "
-            "Credits shall "
-            + ("[~not~]" if rng.random() < m.revise_p / 2 else "not")
-            + " be the Customer\u2019s sole remedy for a failure to meet a Service Level.",
-            values,
-        )
-        self.s1("Customer dependencies")
-        self.s2("The Customer shall:", values)
+        cap = str(rng.choice([10, 12, 15]))
+        sole = "[~not~]" if rng.random() < m.revise_p / 2 else "not"
+        self.s2(slots(part["credits"], cap=cap, negation=sole), values)
+        self.s1(part["customer dependencies"])
+        self.s2(part["customer shall"], values)
         deps = sorted(rng.sample(range(len(DEPENDENCIES)), k=4))
         self.s3(listify([DEPENDENCIES[i] for i in deps]), values)
-        self.s2(
-            "The Supplier shall not be liable for any failure to meet a Service Level to the "
-            "extent caused by the Customer\u2019s failure to perform a dependency in paragraph "
-            "4.1, provided that the Supplier has notified the Customer of that failure "
-            + m.rev("promptly", "within one Business Day")
-            + ".",
-            values,
-        )
-        self.s1("Implementation and acceptance")
-        milestones_intro = "the milestones in Table {letter}.2"
-        if m.want_comment():
-            key = f"m{m.index}-milestones"
-            wr.threads[key] = self._module_thread(
-                m,
-                COUNSEL,
-                [
-                    "Milestone dates to be checked against the Bank\u2019s change freeze calendar.",
-                    "Go-live must not fall in the year-end freeze (December to mid-January).",
-                ],
-                ["Noted; we have assumed the 2025 freeze calendar shared on 3 March."],
-            )
-            milestones_intro = f"[@{key}|{milestones_intro}@]"
-        self.s2(
-            "The Supplier shall implement the {name} in accordance with " + milestones_intro + ".", values
-        )
+        self.s2(slots(part["dependency relief"], promptly=rev("promptly")), values)
+        self.s1(part["implementation"])
+        milestones = self._commented(m, "milestones", COUNSEL)(part["milestones met"])
+        self.s2(slots(part["implements"], milestones=milestones), values)
         self._milestone_table(m)
-        self.s2(
-            "A milestone is achieved when the Customer has confirmed in writing that its "
-            "acceptance criteria have been met. The Customer shall not unreasonably withhold "
-            "or delay that confirmation.",
-            values,
-        )
-        self.s1("Reporting")
-        self.s2(
-            "Within {report_days} Business Days after the end of each month, the Supplier shall "
-            "provide a service report for the {name} covering:",
-            values,
-        )
+        self.s2(part["acceptance"], values)
+        self.s1(part["reporting"])
+        self.s2(part["report"], values)
         items = sorted(rng.sample(range(len(REPORTING)), k=rng.randint(4, 6)))
         self.s3(listify([REPORTING[i] for i in items]), values)
         wr.reviser = COUNSEL
 
-    def _module_thread(self, m: Module, author: str, texts: Sequence[str], replies: Sequence[str]) -> Thread:
+    def _commented(self, m: Module, topic: str, author: str) -> Callable[[str], str]:
+        """Whether module ``m`` gets its comment on ``topic`` (seeded, decided now): a function
+        wrapping an anchor text in that comment's mark-up, or leaving it as it is."""
+        if not m.want_comment():
+            return lambda anchor: anchor
+        key = f"m{m.index}-{topic}"
+        self.wr.threads[key] = self._module_thread(m, author, TEXT["service part"]["comments"][topic])
+        return lambda anchor: f"[@{key}|{anchor}@]"
+
+    def _module_thread(self, m: Module, author: str, thread: dict[str, Sequence[str]]) -> Thread:
         """A seeded comment, sometimes answered by the Supplier, sometimes resolved."""
         rng = m.rng
-        entries = [CommentEntry(author, rng.choice(texts).format_map({**self.refs, **m.values}))]
+        entries = [CommentEntry(author, rng.choice(thread["comments"]).format_map({**self.refs, **m.values}))]
         if rng.random() < 0.4:
-            entries.append(CommentEntry(SUPPLIER_COUNSEL, rng.choice(replies)))
+            entries.append(CommentEntry(SUPPLIER_COUNSEL, rng.choice(thread["replies"])))
         return Thread(entries, resolved=rng.random() < 0.25)
 
     def _sla_table(self, m: Module) -> None:
+        """Table n.1: the service type's own first row, then the incident rows, with seeded figures."""
         rng = m.rng
+        table = TEXT["service part"]["service level table"]
+
+        def row(spec: dict[str, Any], *fields: str) -> list[str]:
+            picks = [rng.choice(options) for options in spec["choices"]]
+            return [spec[name].format(*picks, output_time=m.values["output_time"]) for name in fields]
+
+        # every type's row is drawn (the seed's sequence stays the same whatever the type)
         first = {
-            "Platform": (
-                "Availability",
-                f"{rng.choice(['99.5', '99.7', '99.9'])}% of Service Hours",
-                "Monthly",
-            ),
-            "Model Hosting": ("Availability", f"{rng.choice(['99.5', '99.7'])}% of Service Hours", "Monthly"),
-            "Reporting Service": (
-                "Reports delivered on schedule",
-                f"{rng.choice([98, 99])}% of scheduled reports",
-                "Monthly",
-            ),
-            "Data Feed": (
-                "On-time delivery",
-                f"by {m.values['output_time']} on {rng.choice([98, 99])}% of Business Days",
-                "Monthly",
-            ),
-            "Managed Service": (
-                "Review turnaround",
-                f"{rng.choice([90, 95])}% within {rng.choice([2, 3, 5])} Business Days",
-                "Monthly",
-            ),
-            "Advisory Service": ("Deliverables on time", "100% by the agreed date", "Per deliverable"),
-        }[m.kind]
-        rows = [
-            [first[0], first[1], first[2], f"{rng.choice([3, 5])}%"],
-            [
-                "Severity 1 response",
-                f"{rng.choice([15, 30])} minutes",
-                "Per incident",
-                f"{rng.choice([1, 2])}%",
-            ],
-            [
-                "Severity 1 resolution",
-                f"{rng.choice([4, 6, 8])} hours",
-                "Per incident",
-                f"{rng.choice([3, 4, 5])}%",
-            ],
-            [
-                "Severity 2 resolution",
-                f"{rng.choice([1, 2])} Business Days",
-                "Per incident",
-                f"{rng.choice([1, 2])}%",
-            ],
-            [
-                "Data load error notification",
-                f"within {rng.choice([2, 4])} Service Hours",
-                "Per event",
-                "\u2014",
-            ],
-        ]
-        self.wr.paragraph("TableText", f"**Table {m.letter}.1: Service Levels**", keep_next=True)
-        self.wr.table(
-            ["Service Level", "Target", "Measurement", "Service Credit"],
-            rows,
-            [2900, 2600, 1826, 1700],
-            right_align=[3],
-        )
+            kind: row(spec, "level", "target", "measurement") for kind, spec in table["first row"].items()
+        }
+        rows = [first[m.kind] + row(table["first row credit"], "credit")]
+        rows += [row(spec, "level", "target", "measurement", "credit") for spec in table["rows"]]
+        self.wr.paragraph("TableText", table["caption"].format(letter=m.letter), keep_next=True)
+        self.wr.table(table["columns"], rows, table["widths"], right_align=[3])
 
     def _milestone_table(self, m: Module) -> None:
         rng = m.rng
+        table = TEXT["service part"]["milestone table"]
         day = dt.date(2025, 5, 1) + dt.timedelta(days=rng.randint(0, 120))
         rows = []
-        for label, criteria in [
-            (
-                "Environments provisioned",
-                "Production and pre-production environments available; "
-                "penetration test passed with no open critical findings",
-            ),
-            (
-                "Data interfaces tested",
-                "All source extracts loaded and reconciled for three consecutive Business Days",
-            ),
-            (
-                "User acceptance testing complete",
-                "No open Severity 1 or Severity 2 defects; agreed test cases passed",
-            ),
-            ("Go-live", "Service operating in production; service desk and reporting in place"),
-            ("Hypercare exit", "All Service Levels met for one full month"),
-        ]:
+        for label, criteria in table["milestones"]:
             day += dt.timedelta(days=rng.randint(21, 56))
             rows.append([label, long_date(day), criteria])
-        self.wr.paragraph("TableText", f"**Table {m.letter}.2: Milestones**", keep_next=True)
-        self.wr.table(["Milestone", "Target date", "Acceptance criteria"], rows, [2600, 1800, 4626])
+        self.wr.paragraph("TableText", table["caption"].format(letter=m.letter), keep_next=True)
+        self.wr.table(table["columns"], rows, table["widths"])
 
     # -- Schedule 2 ----------------------------------------------------------------------------
 
@@ -1441,6 +1262,7 @@ class Renderer:
     def _charges_table(self, modules: list[Module]) -> None:
         """Table 2.1: each Part's seeded fees, the fixed extras, and the totals."""
         wr = self.wr
+        table = TEXT["service part"]["summary of charges"]
         rows = []
         totals = [0, 0, 0]
         for m in modules:
@@ -1450,19 +1272,16 @@ class Renderer:
             line = [impl, annual, impl + 3 * annual]
             totals = [a + b for a, b in zip(totals, line, strict=True)]
             rows.append([f"{m.letter}", m.name] + [money(v) for v in line])
-        for ref, label, impl, annual in [
-            ("S1", "Premium support (24/7 service desk)", 0, 85_000),
-            ("T1", "Training for up to 40 users", 18_000, 0),
-        ]:
+        for ref, label, impl, annual in table["extras"]:
             line = [impl, annual, impl + 3 * annual]
             totals = [a + b for a, b in zip(totals, line, strict=True)]
             rows.append([ref, label] + [money(v) if v else "\u2014" for v in line])
-        wr.paragraph("TableText", "**Table 2.1: Summary of Charges**", keep_next=True)
+        wr.paragraph("TableText", table["caption"], keep_next=True)
         wr.table(
-            ["Ref", "Charge element", "One-off implementation", "Annual charge", "Total for Initial Term"],
+            table["columns"],
             rows,
-            [700, 3526, 1600, 1600, 1600],
-            total=["", "Total"] + [money(v) for v in totals],
+            table["widths"],
+            total=["", table["total"]] + [money(v) for v in totals],
             right_align=[2, 3, 4],
         )
 
@@ -1470,71 +1289,47 @@ class Renderer:
         """Per-Part fee breakdown (large contracts only): a year-by-year table with a total."""
         wr = self.wr
         rng = m.rng
+        part = TEXT["service part"]
+        table = part["charges table"]
         wr.reviser = m.reviser
         impl, annual = int(m.values["impl"]), int(m.values["annual"])
         support = annual // 5
         subscription = annual - support
-        wr.paragraph("PartHeading", f"Part {m.letter}: {m.name}", jc="center")
+        wr.paragraph("PartHeading", part["title"].format(letter=m.letter, name=m.name), jc="center")
         self.restart()
-        self.s1("Charges for this Part")
-        intro = "The Charges for the {name} are set out in Table 2.{letter}"
-        if m.want_comment():
-            key = f"m{m.index}-fees"
-            wr.threads[key] = self._module_thread(
-                m,
-                PROCUREMENT,
-                [
-                    "Year 2 and Year 3 should reflect the volume discount agreed at the commercial "
-                    "workshop on 4 March.",
-                    "Please break the subscription down by environment so that we can benchmark it.",
-                ],
-                [
-                    "The discount is reflected in the subscription line; the support line is fixed.",
-                    "We can provide the breakdown as a side letter; it is commercially sensitive.",
-                ],
-            )
-            intro = f"[@{key}|{intro}@]"
-        self.s2(
-            intro + ". The subscription charge includes the Assumed Volumes; additional "
-            "volumes are charged at the overage rate.",
-            m.values,
-        )
+        self.s1(part["charges"])
+        charges = self._commented(m, "fees", PROCUREMENT)(part["charges set out"])
+        self.s2(slots(part["charges introduction"], charges=charges), m.values)
         years = [1.0, 1.0 + rng.choice([0.0, 0.02, 0.03]), 1.0 + rng.choice([0.03, 0.05])]
         sub_row = [round(subscription * f, -2) for f in years]
         sup_row = [support] * 3
         impl_row = [impl, 0, 0]
         overage = rng.choice([120, 150, 180, 240])
+        unit = m.values["unit"]
         rows = [
-            ["Implementation", "Fixed, by milestone"] + [money(int(v)) if v else "\u2014" for v in impl_row],
-            ["Subscription", "Annual, monthly in arrears"] + [money(int(v)) for v in sub_row],
-            ["Support and maintenance", "Annual, monthly in arrears"] + [money(int(v)) for v in sup_row],
+            table["implementation"] + [money(int(v)) if v else "\u2014" for v in impl_row],
+            table["subscription"] + [money(int(v)) for v in sub_row],
+            table["support"] + [money(int(v)) for v in sup_row],
             [
-                "Overage",
+                table["overage"],
                 m.rev(
-                    f"{money(overage)} per 10,000 {m.values['unit']}",
-                    f"{money(overage - 30)} per 10,000 {m.values['unit']}",
+                    table["overage rate"].format(rate=money(overage), unit=unit),
+                    table["overage rate"].format(rate=money(overage - 30), unit=unit),
                 ),
-                "As incurred",
-                "As incurred",
-                "As incurred",
-            ],
+            ]
+            + [table["as incurred"]] * 3,
         ]
         totals = [impl_row[i] + sub_row[i] + sup_row[i] for i in range(3)]
-        wr.paragraph("TableText", f"**Table 2.{m.letter}: Charges for Part {m.letter}**", keep_next=True)
+        wr.paragraph("TableText", table["caption"].format(letter=m.letter), keep_next=True)
         wr.table(
-            ["Charge element", "Basis", "Year 1", "Year 2", "Year 3"],
+            table["columns"],
             rows,
-            [2300, 2326, 1466, 1467, 1467],
-            total=["Total", ""] + [money(int(v)) for v in totals],
+            table["widths"],
+            total=[table["total"], ""] + [money(int(v)) for v in totals],
             right_align=[2, 3, 4],
         )
-        self.s2(
-            "Service Credits for this Part shall be deducted from the support and maintenance "
-            "charge"
-            + m.rev("", " and, to the extent that is insufficient, from the subscription charge")
-            + ".",
-            m.values,
-        )
+        also = m.rev(*part["charges revisions"]["also"])
+        self.s2(slots(part["credits deducted"], also=also), m.values)
         wr.reviser = COUNSEL
 
 
@@ -1580,12 +1375,12 @@ def setup_section(doc: DocxDocument, wr: Writer) -> None:
     sub(ppr, "pStyle", val="Header")
     sub(sub(ppr, "pBdr"), "bottom", val="single", sz="4", space="4", color="auto")
     sub(ppr, "jc", val="right")
-    wr.fill(header_p, HEADER_TEXT)
+    wr.fill(header_p, TEXT["page header"])
 
     footer_p = section.footer.paragraphs[0]._p
     _clear_paragraph(footer_p)
     sub(sub(footer_p, "pPr"), "pStyle", val="Footer")
-    wr.fill(footer_p, f"{FOOTER_LEFT}\t\tPage ")
+    wr.fill(footer_p, f"{TEXT['page footer']}\t\tPage ")
     _field(footer_p, "PAGE", "1")
     wr.fill(footer_p, " of ")
     _field(footer_p, "NUMPAGES", "1")
@@ -1740,13 +1535,14 @@ def finish_settings(doc: DocxDocument) -> None:
 def set_properties(doc: DocxDocument) -> None:
     """Fixed core properties so the file is reproducible and looks like a real draft."""
     props = doc.core_properties
-    props.title = "Master Services Agreement"
+    described = TEXT["document properties"]
+    props.title = described["title"]
     props.subject = f"{SUPPLIER} and {CUSTOMER}"
     props.author = SUPPLIER_COUNSEL
     props.last_modified_by = SUPPLIER_COUNSEL
-    props.keywords = "MSA; outsourcing; data analytics; draft"
+    props.keywords = described["keywords"]
     props.category = "Contract"
-    props.comments = "Draft 3 incorporating Harbour Bank comments. Subject to contract."
+    props.comments = described["comments"]
     props.content_status = "Draft"
     props.language = "en-GB"
     props.revision = 3
