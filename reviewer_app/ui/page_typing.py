@@ -11,9 +11,11 @@ beside it at its ends), Backspace at a paragraph's start joins it to the one bef
 mark deleted by ``typeText``), except that at the start of a numbered paragraph it first takes the
 number away; Tab and Shift+Tab there change its list level (``setListLevel``, a tracked
 paragraph property change), elsewhere Tab types a tab; Ctrl+B/I/U on a selection is a tracked
-formatting change; Ctrl+X and Ctrl+V cut and paste plain text. A selection may cross
-paragraphs: typing over it or deleting it deletes each paragraph's part and the paragraph marks
-between them (one ``typeText``), and Ctrl+B formats each part (one batch, all or nothing).
+formatting change; Ctrl+X and Ctrl+V cut and paste (what Reviewer copied keeps its bold, italic
+and underline and its paragraphs, see :mod:`.pageview.clipboard`; anything else is plain text).
+A selection may cross paragraphs: typing over it or deleting it deletes each paragraph's part and
+the paragraph marks between them (one ``typeText``), and Ctrl+B formats each part (one batch, all
+or nothing).
 
 Consecutive keys of one kind are one undo step, as in Word: a burst ends when the caret moves
 by any other means (a click, an arrow), when something else changes the document, or after a
@@ -36,6 +38,7 @@ from .document_controller import DocumentController
 from .drafting import refusal, user_batch
 from .pageview import PageView
 from .pageview.caret import Caret
+from .pageview.clipboard import copy_selection, pasted_paragraphs
 
 #: a pause this long between two keys starts a new undo step
 BURST_PAUSE_S = 3.0
@@ -111,8 +114,7 @@ class PageTyping(QObject):
         key, modifiers = event.key(), event.modifiers()
         command = bool(modifiers & _COMMAND)
         if event.matches(QKeySequence.StandardKey.Paste):
-            pasted = QGuiApplication.clipboard().text().replace("\r\n", "\n")
-            return self._edit(lambda: self._type(pasted, self.tr("Paste"), None))
+            return self._edit(self._paste)
         if event.matches(QKeySequence.StandardKey.Cut):
             return self._edit(self._cut)
         style = _FORMAT_KEYS.get(key)
@@ -311,10 +313,35 @@ class PageTyping(QObject):
             self._put_caret(block_id, start)
 
     def _cut(self) -> None:
-        text = self._view.selection_text()
-        if text and self._view.selection_ends() is not None:
-            QGuiApplication.clipboard().setText(text)
+        if self._view.selection_ends() is not None and copy_selection(self._view):
             self._delete(forward=False)
+
+    def _paste(self) -> None:
+        """Paste what Reviewer copied with its runs' formatting and paragraphs (one tracked
+        insertion, see :mod:`..docx.edit.ops_paste`); anything else, or over a selection across
+        paragraphs, as plain text."""
+        mime = QGuiApplication.clipboard().mimeData()
+        paragraphs = pasted_paragraphs(mime)
+        target = self._target() if paragraphs is not None else None
+        if paragraphs is None or target is None or target.across:
+            if paragraphs is None or target is not None:
+                self._type(mime.text().replace("\r\n", "\n"), self.tr("Paste"), None)
+            return
+        operation = {
+            "type": "pasteRuns",
+            "blockId": target.block_id,
+            "offset": target.start,
+            "length": target.end - target.start,
+            "paragraphs": paragraphs,
+        }
+        if self._apply(self.tr("Paste"), operation) is None:
+            return
+        block_id: str | None = target.block_id
+        for _ in paragraphs[1:]:  # the caret ends after the last pasted paragraph's text
+            block_id = self._neighbour(block_id, 1) if block_id is not None else None
+        last = sum(len(run["text"]) for run in paragraphs[-1])
+        if block_id is not None:
+            self._put_caret(block_id, last + (target.start if len(paragraphs) == 1 else 0))
 
     def _join(self, block_id: str, caret: Caret) -> None:
         """Join ``block_id`` with the paragraph after it: its mark deleted (tracked), as a selection

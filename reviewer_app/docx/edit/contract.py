@@ -412,10 +412,33 @@ HOST_OPERATION_SCHEMAS: MappingProxyType[str, dict[str, Any]] = MappingProxyType
             },
             ("id", "type", "blockId", "level"),
         ),
+        "pasteRuns": _object(
+            {
+                "id": ID_SCHEMA,
+                "type": {"const": "pasteRuns"},
+                "blockId": KEY_SCHEMAS["blockId"],
+                "offset": _int(0, description="Where the pasted text goes (a clean-text offset)."),
+                "length": _int(0, description="How many characters from offset the paste replaces."),
+                "paragraphs": {
+                    "type": "array",
+                    "minItems": 1,
+                    "description": "The pasted paragraphs, each a list of runs with their formatting.",
+                    "items": {
+                        "type": "array",
+                        "items": _object({"text": _STRING, "formatting": FORMATTING_SCHEMA}, ("text",)),
+                    },
+                },
+            },
+            ("id", "type", "blockId", "offset", "paragraphs"),
+        ),
     }
 )
 HOST_MODES_BY_TYPE = MappingProxyType(
-    {"typeText": _MODE_SETS["tracked"], "setListLevel": _MODE_SETS["tracked"]}
+    {
+        "typeText": _MODE_SETS["tracked"],
+        "setListLevel": _MODE_SETS["tracked"],
+        "pasteRuns": _MODE_SETS["tracked"],
+    }
 )
 
 

@@ -26,6 +26,7 @@ from ..xmlutil import W
 from . import (
     ops_comments,  # noqa: F401  (registers handlers)
     ops_paragraph,  # registers handlers; pairs moves across the batch
+    ops_paste,  # noqa: F401  (registers handlers)
     ops_signature_table,  # noqa: F401  (registers handlers)
     ops_split_merge,  # noqa: F401  (registers handlers)
     ops_table,  # noqa: F401  (registers handlers)
@@ -49,7 +50,7 @@ log = logging.getLogger(__name__)
 
 #: Operations whose text lands in the target block: refused on a block pending deletion.
 _WRITES_TEXT = frozenset(
-    ("replaceInBlock", "replaceRange", "replaceBlock", "formatRange", "splitBlock", "typeText")
+    ("replaceInBlock", "replaceRange", "replaceBlock", "formatRange", "splitBlock", "typeText", "pasteRuns")
 )
 #: Operations that consume their whole block: any later operation on it overlaps.
 WHOLE_BLOCK = frozenset(

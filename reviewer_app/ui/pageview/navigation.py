@@ -15,11 +15,12 @@ import math
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QGuiApplication, QKeyEvent, QKeySequence
+from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QAbstractSlider
 
 from ...docx.comments import comment_records
 from ...docx.reviewer import DocxReviewer
+from .clipboard import copy_selection
 
 
 class PageNavigation:
@@ -156,9 +157,7 @@ class PageNavigation:
             event.accept()
             return
         if event.matches(QKeySequence.StandardKey.Copy):
-            text = self.selection_text()
-            if text:
-                QGuiApplication.clipboard().setText(text)
+            copy_selection(self)
         elif key == Qt.Key.Key_Escape:
             self.clear_highlights()
         elif key in actions:

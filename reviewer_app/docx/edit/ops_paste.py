@@ -1,0 +1,131 @@
+"""pasteRuns: text copied in Reviewer pasted back with its formatting, as Word pastes from Word.
+
+A host operation (never offered to the model, see :data:`.contract.HOST_OPERATION_SCHEMAS`).
+Copy in the page view reads the selected text as *paragraphs of runs* (:func:`copied_paragraphs`):
+each run's text with the character formatting set on it directly (bold, italic, underline,
+strike; ``None`` where the run leaves it to its style). Pasting that writes one tracked
+insertion under the person's name whose runs carry that formatting, with no ``w:rPrChange``:
+Word records a paste as new text, never as text reformatted. Each paragraph break of the copy
+splits the paragraph where it falls (a tracked paragraph mark, as Enter makes), so ``A¶B``
+pasted inside ``xy|z`` reads ``xyA`` then ``Bz``.
+"""
+
+from __future__ import annotations
+
+from itertools import accumulate
+from typing import Any
+
+from lxml import etree
+
+from ..blocks import Block
+from ..xmlutil import W
+from .batch import Operation
+from .context import EditContext, Outcome
+from .markup import isolate, pieces_of, refuse_note_markers, runs_of
+from .ops_split_merge import split_block
+from .ops_text import live_text, replace_span, splits_character
+from .paragraph_batch import revision_ids, updated
+from .registry import handles
+from .rpr import apply_formatting
+from .skips import Skip
+
+_RPR = W + "rPr"
+#: the contract's formatting key of each on/off run property a copy carries
+_TOGGLES = (("bold", "b"), ("italic", "i"), ("underline", "u"), ("strike", "strike"))
+_OFF = frozenset(("0", "false", "off", "none"))
+
+Run = dict[str, Any]
+
+
+def _direct(rpr: etree._Element | None) -> dict[str, bool | None]:
+    """The on/off formatting set directly on a run (None: the style decides)."""
+    found: dict[str, bool | None] = {}
+    for key, name in _TOGGLES:
+        element = rpr.find(W + name) if rpr is not None else None
+        found[key] = None if element is None else element.get(W + "val", "").lower() not in _OFF
+    return found
+
+
+def copied_paragraphs(parts: list[tuple[Block, int, int]]) -> list[list[Run]]:
+    """The runs of clean text ``[start, end)`` of each block, for the clipboard.
+
+    Neighbouring text with the same direct formatting is one run; a note reference is left out
+    (its marker is no text a paste could recreate).
+    """
+    paragraphs: list[list[Run]] = []
+    for block, start, end in parts:
+        read = pieces_of(block.element, block.notes_before)
+        runs: list[Run] = []
+        for piece in read.pieces or ():
+            a, z = max(start, piece.start), min(end, piece.end)
+            if z <= a or piece.kind == "note":
+                continue
+            formatting = _direct(piece.run.find(_RPR) if piece.run is not None else None)
+            if runs and runs[-1]["formatting"] == formatting:
+                runs[-1]["text"] += read.text[a:z]
+            else:
+                runs.append({"text": read.text[a:z], "formatting": formatting})
+        paragraphs.append(runs)
+    return paragraphs
+
+
+def _format_inserted(block: Block, start: int, runs: list[Run]) -> None:
+    """Give each pasted run, now at live ``start`` onwards, its copied formatting (untracked: it
+    is inside the paste's own insertion)."""
+    at = start
+    for run in runs:
+        length, formatting = len(run["text"]), run.get("formatting")
+        if length and formatting:
+            for element in runs_of(isolate(block.element, at, at + length, block.notes_before)):
+                rpr = element.find(_RPR)
+                if rpr is None:
+                    rpr = etree.Element(_RPR)
+                    element.insert(0, rpr)
+                apply_formatting(rpr, dict(formatting))
+                if not len(rpr):
+                    element.remove(rpr)
+        at += length
+
+
+@handles("pasteRuns")
+def paste_runs(ctx: EditContext, op: Operation) -> Outcome:
+    """Replace ``[offset, offset + length)`` with the copied paragraphs' runs (tracked), splitting
+    the paragraph at each paragraph break of the copy."""
+    fields = op.fields
+    block = ctx.block(fields["blockId"])
+    if block.kind == "diagnostic":
+        raise Skip("unsupportedBlock")
+    paragraphs = [[dict(run) for run in paragraph] for paragraph in fields["paragraphs"]]
+    texts = ["".join(run["text"] for run in paragraph) for paragraph in paragraphs]
+    new = "".join(texts)
+    refuse_note_markers(new)
+    if any(ch in "\r\n" for ch in new):
+        raise Skip("unsupportedBlock", "a pasted run holds a line break; paragraphs are split by the list")
+    start = fields["offset"]
+    end = start + fields.get("length", 0)
+    text = live_text(ctx, block)
+    if not 0 <= start <= end <= len(text):
+        raise Skip("staleRange", f"offsets {start}-{end} are outside the block's text ({len(text)})")
+    if splits_character(text, start) or splits_character(text, end):
+        raise Skip("splitsCharacter")
+    if not new and start == end:
+        raise Skip("noopOperation")
+    before = ctx.stamper.next_revision_id
+    ctx.touch(block.element)
+    replace_span(ctx, block, start, end, new)
+    ctx.record_edit(block.id, start, end, start + len(new))
+    _format_inserted(block, start, [run for paragraph in paragraphs for run in paragraph])
+    ctx.text_changed(block.element)
+    # the last break first: the block keeps its id as the first half of each split
+    for offset in reversed(list(accumulate(len(t) for t in texts[:-1]))):
+        split = {"id": op.id, "type": "splitBlock", "blockId": block.id, "offset": start + offset}
+        split_block(ctx, Operation(op.id, "splitBlock", split))
+    # each paragraph the breaks made is an insertion after the block (the views lay out again)
+    made = {
+        "type": "insertion",
+        "story": "main",
+        "anchorBlockId": block.id,
+        "position": "after",
+        "content": "block",
+    }
+    return Outcome(updated(block) + [made] * (len(texts) - 1), revision_ids=revision_ids(ctx, before))
