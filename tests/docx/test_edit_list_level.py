@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from lxml import etree
 
 from reviewer_app.docx import DocxReviewer
 from reviewer_app.docx.edit.batch import ContractError, parse_batch, parse_host_batch
@@ -96,3 +97,30 @@ def test_the_model_cannot_send_the_host_operation() -> None:
     operation = {"id": "m1", "type": "setListLevel", "blockId": ITEM_A, "level": 3}
     with pytest.raises(ContractError):
         parse_batch({"version": 1, "mode": "tracked-changes", "operations": [operation]})
+
+
+def test_taking_a_number_away_indents_the_text_where_the_number_stood(
+    reviewer: DocxReviewer, tmp_path: Path
+) -> None:
+    """The number "(a)" stands at 720 twips and its text at 1440 (level 3 of list 20: left 1440,
+    hanging 720); as in Word the unnumbered paragraph starts where the number stood, not at its
+    style's 0."""
+    assert level_key(reviewer, ITEM_A, None)["status"] == "committed"
+    block = reviewer.snapshot().block(ITEM_A)
+    assert block.list_reference is None
+    ind = block.element.find(f"{W}pPr/{W}ind")
+    assert ind is not None and (ind.get(W + "left"), ind.get(W + "firstLine")) == ("720", "0")
+    [change] = property_changes(reviewer, ITEM_A)
+    assert change.get(W + "author") == ME
+    assert change.find(f"{W}pPr/{W}ind") is None  # rejecting takes the indent away with the change
+    path = tmp_path / "unnumbered.docx"
+    reviewer.save(path)
+    assert schema_errors(path) == 0
+
+
+def test_a_numbered_paragraph_with_an_indent_of_its_own_keeps_it(reviewer: DocxReviewer) -> None:
+    ppr = reviewer.snapshot().block(ITEM_A).element.find(f"{W}pPr")
+    etree.SubElement(ppr, W + "ind", {W + "left": "2000", W + "hanging": "500"})
+    assert level_key(reviewer, ITEM_A, None)["status"] == "committed"
+    ind = reviewer.snapshot().block(ITEM_A).element.find(f"{W}pPr/{W}ind")
+    assert (ind.get(W + "left"), ind.get(W + "hanging")) == ("2000", "500")
