@@ -135,3 +135,23 @@ def heading_styles() -> str:
         )
     styles.append('<w:style w:type="table" w:styleId="TableGrid"><w:name w:val="Table Grid"/></w:style>')
     return "".join(styles)
+
+
+def template_parts() -> dict[str, bytes]:
+    """The parts of python-docx's default template by name: a package laid out as Word writes one,
+    for tests that replace or add parts of it."""
+    import docx  # python-docx loads slowly; only the tests that build on its template pay for it
+
+    buffer = io.BytesIO()
+    docx.Document().save(buffer)
+    with zipfile.ZipFile(buffer) as archive:
+        return {name: archive.read(name) for name in archive.namelist()}
+
+
+def zip_parts(parts: dict[str, bytes]) -> bytes:
+    """A package holding ``parts`` (name → bytes), deflated, in the order given."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in parts.items():
+            archive.writestr(name, data)
+    return out.getvalue()

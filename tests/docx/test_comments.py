@@ -7,14 +7,7 @@ with what LibreOffice reads from the same files.
 
 from __future__ import annotations
 
-import csv
-import io
-import json
-import shutil
-import subprocess
-import zipfile
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -23,12 +16,10 @@ import pytest
 from lxml import etree
 
 from reviewer_app.docx.comments import comment_records, list_comments
-from reviewer_app.docx.errors import DocxOpenError
 from reviewer_app.docx.reviewer import DocxReviewer
-
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
-PUBLIC = CORPUS / "public"
-LO_INSPECT = Path(__file__).resolve().parents[3] / "shared" / "checkers" / "lo_inspect.py"
+from tests.conftest import corpus_files
+from tests.corpus_manifest import PUBLIC, files_counting, lo_plain_readings, manifest, open_or_skip
+from tests.docx_factory import template_parts, zip_parts
 
 W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 NSDECL = (
@@ -96,10 +87,7 @@ def build(
     Parts are added with relationships from the main part, as Word does; ``comments_name`` lets a
     test put the comments part where no fixed path would find it.
     """
-    buffer = io.BytesIO()
-    docx.Document().save(buffer)
-    with zipfile.ZipFile(buffer) as archive:
-        members = {name: archive.read(name) for name in archive.namelist()}
+    members = template_parts()
     members["word/document.xml"] = (
         f"<w:document {NSDECL}><w:body>{body}<w:sectPr/></w:body></w:document>".encode()
     )
@@ -127,11 +115,7 @@ def build(
         add("word/header1.xml", f"<w:hdr {NSDECL}>{header}</w:hdr>", REL_HEADER, CT_HEADER)
     members["word/_rels/document.xml.rels"] = etree.tostring(rels, xml_declaration=True, encoding="UTF-8")
     members["[Content_Types].xml"] = etree.tostring(types, xml_declaration=True, encoding="UTF-8")
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in members.items():
-            archive.writestr(name, data)
-    return DocxReviewer.from_bytes(out.getvalue())
+    return DocxReviewer.from_bytes(zip_parts(members))
 
 
 def read(reviewer: DocxReviewer) -> list[dict[str, Any]]:
@@ -362,32 +346,10 @@ def test_hidden_and_deleted_text_is_left_out_of_comment_text() -> None:
 
 
 # ----------------------------------------------------------------- corpus
-def _manifest() -> dict[str, dict[str, str]]:
-    with open(CORPUS / "MANIFEST.tsv", newline="") as fh:
-        return {row["file"]: row for row in csv.DictReader(fh, delimiter="\t") if row["split"] == "public"}
-
-
-def _corpus_files() -> list[Path]:
-    return sorted(PUBLIC.glob("*.docx")) if PUBLIC.is_dir() else []
-
-
-def _commented_files() -> list[str]:
-    if not (CORPUS / "MANIFEST.tsv").exists():
-        return []
-    return sorted(name for name, row in _manifest().items() if row["comments"] not in ("", "0"))
-
-
-def _open(path: Path) -> DocxReviewer:
-    try:
-        return DocxReviewer.open(path)
-    except DocxOpenError as exc:  # Strict OOXML and the like are refused at open, by design
-        pytest.skip(f"{path.name} is refused at open: {exc}")
-
-
 @pytest.mark.corpus
-@pytest.mark.parametrize("path", _corpus_files(), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", corpus_files(), ids=lambda p: p.name)
 def test_corpus_comments_read_in_contract_shape(path: Path) -> None:
-    reviewer = _open(path)
+    reviewer = open_or_skip(path)
     ids = {b.id for b in reviewer.snapshot().blocks}
 
     comments = read(reviewer)
@@ -402,10 +364,10 @@ def test_corpus_comments_read_in_contract_shape(path: Path) -> None:
 
 
 @pytest.mark.corpus
-@pytest.mark.parametrize("name", _commented_files())
+@pytest.mark.parametrize("name", files_counting("comments"))
 def test_corpus_comment_counts_match_manifest(name: str) -> None:
-    row = _manifest()[name]
-    reviewer = _open(PUBLIC / name)
+    row = manifest()[name]
+    reviewer = open_or_skip(PUBLIC / name)
 
     records = comment_records(reviewer.document)
     listed = read(reviewer)
@@ -425,27 +387,10 @@ LO_TEXT_DIVERGENCES = {
 }
 
 
-def _lo_read(path: Path) -> dict[str, Any] | None:
-    done = subprocess.run(
-        ["python3", str(LO_INSPECT), str(path), "--compact", "--no-accept-reject"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    if done.returncode != 0:
-        return None
-    return json.loads(done.stdout)
-
-
 @pytest.fixture(scope="session")
 def lo_comment_readings() -> dict[str, dict[str, Any] | None]:
     """LibreOffice's reading of every commented corpus file, two soffice processes at a time."""
-    if not Path("/usr/bin/soffice").exists() or shutil.which("python3") is None or not LO_INSPECT.exists():
-        pytest.skip("LibreOffice (/usr/bin/soffice) or the shared checkers are not available")
-    names = _commented_files()
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        readings = list(pool.map(lambda n: _lo_read(PUBLIC / n), names))
-    return dict(zip(names, readings, strict=True))
+    return lo_plain_readings(files_counting("comments"))
 
 
 def _lo_comments(reading: dict[str, Any]) -> list[dict[str, Any]]:
@@ -463,12 +408,12 @@ def _lo_comments(reading: dict[str, Any]) -> list[dict[str, Any]]:
 
 @pytest.mark.libreoffice
 @pytest.mark.corpus
-@pytest.mark.parametrize("name", _commented_files())
+@pytest.mark.parametrize("name", files_counting("comments"))
 def test_corpus_comments_agree_with_libreoffice(name: str, lo_comment_readings: dict[str, Any]) -> None:
     reading = lo_comment_readings[name]
     if reading is None or not reading.get("load_ok"):
         pytest.skip(f"LibreOffice could not load {name}")
-    reviewer = _open(PUBLIC / name)
+    reviewer = open_or_skip(PUBLIC / name)
     ours = read(reviewer)
     flat = [(c["author"], c["text"], c["resolved"]) for c in ours]
     flat += [(rep["author"], rep["text"]) for c in ours for rep in c["replies"]]  # type: ignore[misc]

@@ -27,6 +27,7 @@ from reviewer_app.docx.package import Package
 from reviewer_app.docx.styles import StyleIndex
 from reviewer_app.docx.xmlutil import NS, REL_NUMBERING, REL_STYLES, W, child_val, parse_xml
 from tests.conftest import CORPUS, LO_PARALLEL
+from tests.corpus_manifest import files_counting
 
 XMLNS = f'xmlns:w="{NS["w"]}" xmlns:mc="{NS["mc"]}"'
 
@@ -522,16 +523,6 @@ _NOT_LETTERS = re.compile(r"[\W\d_]+")
 UNALIGNED = "(unaligned)"
 
 
-def _numbered_files() -> list[str]:
-    """Public corpus files whose manifest counts numbered paragraphs (empty without shared/)."""
-    manifest = CORPUS / "MANIFEST.tsv"
-    if not manifest.is_file():
-        return []
-    with manifest.open(encoding="utf-8") as fh:
-        rows = list(csv.DictReader(fh, delimiter="\t"))
-    return sorted(r["file"] for r in rows if r["split"] == "public" and int(r["numbered_paras"] or 0) > 0)
-
-
 def _known_differences() -> dict[str, set[tuple[str, str, str]]]:
     table: dict[str, set[tuple[str, str, str]]] = {}
     with _DIFFERENCES.open(encoding="utf-8") as fh:
@@ -544,7 +535,7 @@ def _known_differences() -> dict[str, set[tuple[str, str, str]]]:
     return table
 
 
-NUMBERED_FILES = _numbered_files()
+NUMBERED_FILES = files_counting("numbered_paras")
 KNOWN = _known_differences()
 
 

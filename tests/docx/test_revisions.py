@@ -7,23 +7,14 @@ redline table for the same files.
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 import re
-import shutil
-import subprocess
-import zipfile
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-import docx
 import pytest
 from lxml import etree
 
-from reviewer_app.docx.errors import DocxOpenError
 from reviewer_app.docx.reviewer import DocxReviewer
 from reviewer_app.docx.revisions import (
     CHANGE_TYPES,
@@ -32,11 +23,10 @@ from reviewer_app.docx.revisions import (
     list_changes,
     revision_records,
 )
+from tests.conftest import corpus_files
+from tests.corpus_manifest import PUBLIC, files_counting, lo_plain_readings, manifest, open_or_skip
+from tests.docx_factory import template_parts, zip_parts
 
-SHARED = Path(__file__).resolve().parents[3] / "shared"
-CORPUS = SHARED / "corpus"
-PUBLIC = CORPUS / "public"
-LO_INSPECT = SHARED / "checkers" / "lo_inspect.py"
 W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 NSDECL = (
     f'xmlns:w="{W_NS}" '
@@ -78,16 +68,9 @@ def mark(tag: str, rid: int) -> str:
 
 def build(body: str) -> DocxReviewer:
     """A real package from python-docx's default template with ``body`` as its main story."""
-    buffer = io.BytesIO()
-    docx.Document().save(buffer)
-    with zipfile.ZipFile(buffer) as archive:
-        members = {name: archive.read(name) for name in archive.namelist()}
+    members = template_parts()
     members["word/document.xml"] = f"<w:document {NSDECL}><w:body>{body}</w:body></w:document>".encode()
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in members.items():
-            archive.writestr(name, data)
-    return DocxReviewer.from_bytes(out.getvalue())
+    return DocxReviewer.from_bytes(zip_parts(members))
 
 
 def changes(reviewer: DocxReviewer) -> list[dict[str, Any]]:
@@ -399,27 +382,7 @@ def test_document_without_revisions_lists_nothing() -> None:
 
 
 # ----------------------------------------------------------------- corpus
-def _manifest() -> dict[str, dict[str, str]]:
-    with open(CORPUS / "MANIFEST.tsv", newline="") as fh:
-        return {row["file"]: row for row in csv.DictReader(fh, delimiter="\t") if row["split"] == "public"}
-
-
 REVISION_COLUMNS = ("ins", "del", "moveFrom", "moveTo", "rPrChange", "pPrChange", "other_revisions")
-
-
-def _revised_files() -> list[str]:
-    if not (CORPUS / "MANIFEST.tsv").exists():
-        return []
-    return sorted(
-        n for n, row in _manifest().items() if any(row[c] not in ("", "0") for c in REVISION_COLUMNS)
-    )
-
-
-def _open(path: Path) -> DocxReviewer:
-    try:
-        return DocxReviewer.open(path)
-    except DocxOpenError as exc:
-        pytest.skip(f"{path.name} is refused at open: {exc}")
 
 
 def _stories(reviewer: DocxReviewer) -> list[etree._Element]:
@@ -432,11 +395,9 @@ def _stories(reviewer: DocxReviewer) -> list[etree._Element]:
 
 
 @pytest.mark.corpus
-@pytest.mark.parametrize(
-    "path", sorted(PUBLIC.glob("*.docx")) if PUBLIC.is_dir() else [], ids=lambda p: p.name
-)
+@pytest.mark.parametrize("path", corpus_files(), ids=lambda p: p.name)
 def test_corpus_changes_read_in_contract_shape(path: Path) -> None:
-    reviewer = _open(path)
+    reviewer = open_or_skip(path)
     block_ids = {b.id for b in reviewer.snapshot().blocks}
 
     result = changes(reviewer)
@@ -456,7 +417,7 @@ def _in_history(el: etree._Element) -> bool:
 
 
 @pytest.mark.corpus
-@pytest.mark.parametrize("name", _revised_files())
+@pytest.mark.parametrize("name", files_counting(*REVISION_COLUMNS))
 def test_corpus_revision_counts_match_manifest(name: str) -> None:
     """Record counts per element name equal tag_features.py's counts over the same stories.
 
@@ -465,8 +426,8 @@ def test_corpus_revision_counts_match_manifest(name: str) -> None:
     properties (Word copies ``w:cellDel`` into ``w:tcPrChange/w:tcPr``) counts as a revision. The
     records leave both out; they are counted here independently and added back.
     """
-    row = _manifest()[name]
-    reviewer = _open(PUBLIC / name)
+    row = manifest()[name]
+    reviewer = open_or_skip(PUBLIC / name)
     counted: Counter[str] = Counter()
     drawing_moves = 0
     for root in _stories(reviewer):
@@ -514,25 +475,10 @@ _TEXT_TYPES = {
 }
 
 
-def _lo_read(path: Path) -> dict[str, Any] | None:
-    done = subprocess.run(
-        ["python3", str(LO_INSPECT), str(path), "--compact", "--no-accept-reject"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    return json.loads(done.stdout) if done.returncode == 0 else None
-
-
 @pytest.fixture(scope="session")
 def lo_change_readings() -> dict[str, dict[str, Any] | None]:
     """LibreOffice's reading of every corpus file with revisions, two soffice processes at a time."""
-    if not Path("/usr/bin/soffice").exists() or shutil.which("python3") is None or not LO_INSPECT.exists():
-        pytest.skip("LibreOffice (/usr/bin/soffice) or the shared checkers are not available")
-    names = _revised_files()
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        readings = list(pool.map(lambda n: _lo_read(PUBLIC / n), names))
-    return dict(zip(names, readings, strict=True))
+    return lo_plain_readings(files_counting(*REVISION_COLUMNS))
 
 
 def _squash(text: str) -> str:
@@ -542,7 +488,7 @@ def _squash(text: str) -> str:
 
 @pytest.mark.libreoffice
 @pytest.mark.corpus
-@pytest.mark.parametrize("name", _revised_files())
+@pytest.mark.parametrize("name", files_counting(*REVISION_COLUMNS))
 def test_corpus_changes_agree_with_libreoffice(name: str, lo_change_readings: dict[str, Any]) -> None:
     reading = lo_change_readings[name]
     if reading is None or not reading.get("load_ok"):
@@ -550,7 +496,7 @@ def test_corpus_changes_agree_with_libreoffice(name: str, lo_change_readings: di
     if name in LO_LOADS_NO_REDLINES:
         assert reading["tracked_change_total"] == 0, "LibreOffice now reads these redlines: compare them"
         pytest.skip(f"LibreOffice loads no redlines from {name}")
-    ours = changes(_open(PUBLIC / name))
+    ours = changes(open_or_skip(PUBLIC / name))
     theirs = [c for c in reading["tracked_changes"] if not c["in_header_footer"]]
 
     if name not in LO_TEXT_DIVERGENCES:

@@ -9,7 +9,6 @@ documents with a known count must come within 15 %, except the files listed with
 
 from __future__ import annotations
 
-import csv
 import re
 from pathlib import Path
 
@@ -18,20 +17,13 @@ import pytest
 from reviewer_app.docx.reviewer import DocxReviewer
 from reviewer_app.ui.pageview.layout import PagedLayout
 from tests.conftest import CORPUS, REPO_ROOT, corpus_files
+from tests.corpus_manifest import manifest
 
 pytestmark = pytest.mark.corpus
 
-MANIFEST = CORPUS / "MANIFEST.tsv"
 EXCEPTIONS = REPO_ROOT / "tests" / "data" / "pageview_page_counts.tsv"
 TOLERANCE = 0.15
 _SPACE = re.compile(r"\s+")
-
-
-def _manifest() -> dict[str, dict[str, str]]:
-    if not MANIFEST.exists():
-        return {}
-    with MANIFEST.open(encoding="utf-8") as fh:
-        return {row["file"]: row for row in csv.DictReader(fh, delimiter="\t")}
 
 
 def _exceptions() -> dict[str, str]:
@@ -87,14 +79,14 @@ def test_lays_out_and_reads_back(qapp, path: Path) -> None:
 
 def test_page_counts_against_word(qapp, capsys) -> None:
     """Print our page count beside Word's for every file; hold Latin-script files to 15 %."""
-    manifest = _manifest()
-    if not manifest:
+    by_file = manifest(split=None)
+    if not by_file:
         pytest.skip("the corpus manifest is not available")
     exceptions = _exceptions()
     rows: list[tuple[str, int, int, str]] = []
     failures: list[str] = []
     for path in corpus_files("public"):
-        row = manifest.get(path.name)
+        row = by_file.get(path.name)
         if row is None:
             continue
         word = int(row.get("app_pages") or 0)
@@ -118,7 +110,7 @@ def test_page_counts_against_word(qapp, capsys) -> None:
         held = [r for r in rows if r[3] in ("ok", "OFF")]
         exact = sum(1 for r in held if r[1] == r[2])
         print(f"  {len(held)} held to ±15 %: {len(held) - len(failures)} within, {exact} exact")
-    stale = [name for name in exceptions if name not in manifest]
+    stale = [name for name in exceptions if name not in by_file]
     assert not stale, f"exceptions for files not in the corpus: {stale}"
     assert not failures, "page counts off by more than 15 %:\n" + "\n".join(failures)
 
