@@ -32,6 +32,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QFont, QGuiApplication, QKeyEvent, QKeySequence, QUndoCommand
 
 from ..docx.edit.batch import parse_host_batch
+from ..docx.edit.ppr import carries_section
 from ..docx.find import text_range
 from ..docx.xmlutil import W
 from .document_controller import DocumentController
@@ -238,6 +239,9 @@ class PageTyping(QObject):
         ends = self._view.selection_ends()
         if ends is not None:
             first, last = ends
+            if first.block_id != last.block_id and self._ends_section(first.block_id, last.block_id):
+                self._refuse_section_break()
+                return None
             if first.block_id != last.block_id and not self._plain_paragraphs(first.block_id, last.block_id):
                 self.refused.emit(
                     self.tr(
@@ -251,6 +255,26 @@ class PageTyping(QObject):
         assert caret is not None
         offset = min(caret.offset, len(self._block_text(caret.block_id)))  # an undo may have shortened it
         return _Span(caret.block_id, offset, caret.block_id, offset)
+
+    def _ends_section(self, first: str, last: str) -> bool:
+        """Whether a paragraph from ``first`` up to ``last`` (not included) ends a section."""
+        snapshot = self._controller.snapshot()
+        start, end = snapshot.index_of(first), snapshot.index_of(last)
+        if start is None or end is None:
+            return False
+        return any(b.element is not None and carries_section(b.element) for b in snapshot.blocks[start:end])
+
+    def _refuse_section_break(self) -> None:
+        """Say why a key that would delete a section break does nothing. Deleting the break (the
+        mark of a section's last paragraph) would, once accepted, give the pages before it the
+        layout of the section after it, as in Word; Reviewer does not write that as a tracked change."""
+        self.refused.emit(
+            self.tr(
+                "This would delete a section break, which Reviewer does not do as a tracked change "
+                "(the pages before it would take the next section's layout). Select or delete the text "
+                "on each side of the break separately."
+            )
+        )
 
     def _plain_paragraphs(self, first: str, last: str) -> bool:
         """Whether the paragraphs from ``first`` to ``last`` follow one another outside any table."""
@@ -349,6 +373,9 @@ class PageTyping(QObject):
         the paragraph after it (a number taken away) is gone on from rather than refused."""
         following = self._neighbour(block_id, 1)
         if following is None:
+            return
+        if self._ends_section(block_id, following):
+            self._refuse_section_break()
             return
         mark = _Span(block_id, len(self._block_text(block_id)), following, 0)
         if self._apply(self.tr("Join paragraphs"), mark.typed("")):
