@@ -27,11 +27,11 @@ from PySide6.QtCore import QCoreApplication, QItemSelectionModel, QModelIndex, Q
 from PySide6.QtGui import QPalette, QShowEvent
 from PySide6.QtWidgets import QCheckBox, QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from ..docx.comment_coverage import commented_blocks, leaves_comments
 from ..docx.comments import comment_dates
 from ..docx.edit.batch import ContractError
 from ..docx.find import text_range
 from ..docx.weak_links import weak_method
-from .comment_blocks import commented_blocks, leaves_comments
 from .comment_thread_delegate import CommentThreadDelegate, ThreadLayout
 from .comment_thread_model import CommentThreadModel, ThreadRow
 from .comment_thread_view import CommentThreadView
