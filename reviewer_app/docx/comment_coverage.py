@@ -1,8 +1,10 @@
-"""Which paragraphs the comment threads are anchored on, so a keystroke elsewhere leaves them be.
+"""Which paragraphs the comment threads cover, so a change elsewhere is known to leave them as they were.
 
-Typing changes one paragraph; the comments panel need not read every comment again (about 60 ms
-a key on a 300-page contract, far more with 2,000 threads) when that paragraph holds no comment
-marker and lies inside no comment's range: no thread, quote or anchor can have changed.
+A document fact read from the blocks and their comment markers (no view involved): typing changes
+one paragraph, and a reader of the comments (the desktop's comments panel) need not read every
+comment again (about 60 ms a key on a 300-page contract, far more with 2,000 threads) when that
+paragraph holds no comment marker and lies inside no comment's range: no thread, quote or anchor
+can have changed.
 """
 
 from __future__ import annotations
@@ -10,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ..docx.snapshot import Snapshot
-from ..docx.vocabulary import COMMENT_ANCHORS
-from ..docx.xmlutil import W
+from .snapshot import Snapshot
+from .vocabulary import COMMENT_ANCHORS
+from .xmlutil import W
 
 _RANGE_END = W + "commentRangeEnd"
 #: a range running over more paragraphs than this is not followed: the panel re-reads on any change

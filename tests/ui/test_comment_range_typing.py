@@ -1,7 +1,7 @@
 """Typing inside a comment range that spans paragraphs updates the thread's quote at once.
 
 The comments panel skips re-reading comments when a key lands in a paragraph no thread covers
-(see ``ui/comment_blocks.py``); the middle paragraph of a range holds no comment marker, so only
+(see ``docx/comment_coverage.py``); the middle paragraph of a range holds no comment marker, so only
 following the range tells the panel that this key changed a quote.
 """
 
