@@ -62,7 +62,12 @@ class AgentBridge(Protocol):
         ...
 
     def apply_document_operations(self, batch: Mapping[str, Any]) -> dict[str, Any]:
-        """Apply (or queue) a strict contract batch (§5.4); return the core result (§5.9)."""
+        """Apply (or queue) a strict contract batch (§5.4); return the core result (§5.9).
+
+        The batch's ``precondition.documentVersion`` and each operation's ``blockTextHash`` are
+        the bridge's to honour (the edit engine does, for every bridge built on it): the executor
+        passes them on and reports the refusals, it does not compare versions itself.
+        """
         ...
 
     def get_comments(self) -> list[dict[str, Any]]:

@@ -2,23 +2,25 @@
 actions and the navigation tools (contract §4.8-§4.12, §4.15-§4.16, §5.7-§5.9, §7).
 
 The mutation path for ``suggest_changes``: lenient parse → version-pin capability → replay
-ledger (resends are reported, not re-run) → version check → per-operation preconditions
-stamped from a fresh snapshot → the bridge's mode stamped on the batch → apply → the §5.9
-summary, re-indexed to the call as the model sent it. Each handler refuses with
-:class:`~.executor_reads.ToolError`; :func:`.executor.execute_tool_call` turns that (and a
-bridge's exception) into the envelope the model reads.
+ledger (resends are reported, not re-run) → per-operation preconditions stamped from a fresh
+snapshot → the bridge's mode stamped on the batch → apply → the §5.9 summary, re-indexed to the
+call as the model sent it. The version pin itself, the preconditions and text no Word document
+can hold are judged once, by the edit engine behind the bridge (:mod:`..docx.edit.engine`): its
+skips reach the model as they are, so the executor does not check them again. Each handler
+refuses with :class:`~.executor_reads.ToolError`; :func:`.executor.execute_tool_call` turns that
+(and a bridge's exception) into the envelope the model reads.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from ..docx.edit.engine import with_block_hash
 from ..docx.edit.outcome import BatchOutcome, OperationOutcome
-from ..docx.edit.skips import SKIP_REASONS, issue_for, reason_for
+from ..docx.edit.skips import SKIP_REASONS, reason_for
+from ..docx.edit.validate import unwritable_character
 from .bridge import DEFAULT_MODE, member
 from .codecs import decode_comment_id, decode_range_handle
 from .executor_reads import ToolError, args_object, block_target, non_empty_string, over_limit
@@ -34,9 +36,6 @@ VERSION_UNVERIFIABLE = (
 )
 #: Core result statuses after which applied or queued operations really exist (and are replayable).
 _LASTING = frozenset(("committed", "queued"))
-#: Characters XML 1.0 (so no Word document) can hold that the engine does not clean away itself:
-#: it drops C0 controls and mends lone surrogates, but U+FFFE and U+FFFF would fail deep in lxml.
-_NOT_IN_XML = re.compile("[\ufffe\uffff]")
 
 
 @dataclass(frozen=True)
@@ -71,37 +70,6 @@ def _skip_reason(entry: dict[str, Any]) -> str:
     return str(reason)
 
 
-def unwritable_character(value: Any) -> str | None:
-    """``U+FFFF`` (say) when a string anywhere in ``value`` holds a character no Word document can."""
-    if isinstance(value, str):
-        found = _NOT_IN_XML.search(value)
-        return f"U+{ord(found.group()):04X}" if found else None
-    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
-    return next((c for c in map(unwritable_character, items) if c is not None), None)
-
-
-def _refuse_unwritable(
-    summary: dict[str, Any], fresh: list[tuple[int, dict[str, Any]]]
-) -> list[tuple[int, dict[str, Any]]]:
-    """Skip, with the real reason, each operation whose text no Word document can hold; the rest.
-
-    Caught here so the engine never fails on it (which it would report as a generic failure).
-    """
-    kept = []
-    for index, op in fresh:
-        character = unwritable_character(op)
-        if character is None:
-            kept.append((index, op))
-            continue
-        message = (
-            f"its text contains {character}, a character a Word document cannot hold; "
-            "send the text without it"
-        )
-        summary["skipped"].append({"id": op["id"], "reason": reason_for("invalidResult", message)})
-        summary["issues"].append(issue_for(str(op["id"]), index, "invalidResult", message))
-    return kept
-
-
 def _mode(bridge: Any) -> str:
     mode = member(bridge, "document_operation_mode")
     return mode if isinstance(mode, str) and mode else DEFAULT_MODE
@@ -112,11 +80,8 @@ def _apply(
     summary: dict[str, Any],
     fresh: list[tuple[int, dict[str, Any]]],
     precondition: dict[str, Any] | None,
-) -> tuple[dict[str, Any], dict[str, int]]:
-    """Apply ``fresh`` (input index, operation) and fold the core result into ``summary``.
-
-    Returns the core result and the input index of every fresh operation id.
-    """
+) -> dict[str, Any]:
+    """Apply ``fresh`` (input index, operation), fold the core result into ``summary``, return it."""
     snapshot = bridge.snapshot()
     operations = [with_block_hash(op, snapshot) for _, op in fresh]
     batch: dict[str, Any] = {"version": 1, "operations": operations, "mode": _mode(bridge)}
@@ -149,7 +114,7 @@ def _apply(
         )
         summary["receipts"].append(receipt)
     summary["normalizations"].extend(result.get("normalizations") or [])
-    return result, index_of
+    return result
 
 
 def _sort(summary: dict[str, Any], order: dict[str, int]) -> dict[str, Any]:
@@ -168,8 +133,7 @@ def suggest_changes(bridge: Any, args: Any, options: SuggestChangesOptions | Non
         raise ToolError(parsed["error"])
     operations: list[dict[str, Any]] = parsed["operations"]
     precondition = parsed.get("precondition")
-    get_version = member(bridge, "get_document_version")
-    if precondition is not None and get_version is None:
+    if precondition is not None and member(bridge, "get_document_version") is None:
         raise ToolError(VERSION_UNVERIFIABLE)
     ledger = ledger_for(bridge)
     split = partition(ledger, operations)
@@ -185,15 +149,7 @@ def suggest_changes(bridge: Any, args: Any, options: SuggestChangesOptions | Non
             summary["receipts"].append(receipt)
     if not split.fresh:
         return EditResult(_sort(summary, order), BatchOutcome())
-    if precondition is not None and get_version() != precondition.get("documentVersion"):
-        for index, op in split.fresh:
-            summary["skipped"].append({"id": op["id"], "reason": reason_for("documentVersionMismatch")})
-            summary["issues"].append(issue_for(str(op["id"]), index, "documentVersionMismatch"))
-        return EditResult(_sort(summary, order), BatchOutcome())
-    fresh = _refuse_unwritable(summary, split.fresh)
-    if not fresh:
-        return EditResult(_sort(summary, order), BatchOutcome())
-    result, _ = _apply(bridge, summary, fresh, precondition)
+    result = _apply(bridge, summary, split.fresh, precondition)
     outcome = BatchOutcome.of(result)
     if result.get("status", "committed") in _LASTING:
         receipts = {str(r.get("operationId")): r for r in result.get("receipts") or []}
@@ -210,8 +166,7 @@ def add_comment(bridge: Any, args: Any) -> EditResult:
         raise ToolError(parsed["error"])
     operation = parsed["operation"]
     summary = _empty_summary()
-    fresh = _refuse_unwritable(summary, [(0, operation)])
-    outcome = BatchOutcome.of(_apply(bridge, summary, fresh, None)[0]) if fresh else BatchOutcome()
+    outcome = BatchOutcome.of(_apply(bridge, summary, [(0, operation)], None))
     return EditResult(_sort(summary, {str(operation["id"]): 0}), outcome)
 
 

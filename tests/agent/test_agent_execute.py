@@ -18,6 +18,7 @@ from reviewer_app.agent.suggest_changes import InvalidSuggestChangesOptionsError
 from reviewer_app.agent.tools import TOOL_NAMES
 from reviewer_app.docx import DocxReviewer, hashing
 from reviewer_app.docx.edit.contract import OPERATION_TYPES
+from reviewer_app.docx.edit.skips import reason_for
 from tests.bridge_conformance import (
     CLAUSE,
     HEADING_1,
@@ -367,6 +368,42 @@ def test_version_mismatch_skips_every_operation_and_a_match_applies():
         len(ok(bridge, "suggest_changes", {"documentVersion": current, "operations": ops}, pinned)["applied"])
         == 2
     )
+
+
+def test_a_stale_version_pin_is_judged_by_the_engine_and_its_refusal_reaches_the_model():
+    """The executor hands a pinned batch on; the engine alone compares the version, and its
+    refusal is what the model reads, for every operation, even one the engine would otherwise
+    refuse for its text (a character no Word document can hold)."""
+    reviewer = fixture_reviewer()
+    bridge = Recording(reviewer)
+    before = reviewer.to_bytes()
+    ops = [
+        {"id": "pay-60", "type": "replaceInBlock", "blockId": PAYMENT, "find": "30", "replace": "60"},
+        {"id": "odd", "type": "insertAfterBlock", "blockId": SIGNED, "text": "Net\uffff."},
+    ]
+    stale = SuggestChangesOptions(document_version="old")
+    summary = ok(bridge, "suggest_changes", {"documentVersion": "old", "operations": ops}, stale)
+    [sent] = bridge.batches
+    assert sent["precondition"] == {"documentVersion": "old"}
+    assert [op["id"] for op in sent["operations"]] == ["pay-60", "odd"]
+    assert [(i["operationId"], i["code"], i["operationIndex"]) for i in summary["issues"]] == [
+        ("pay-60", "documentVersionMismatch", 0),
+        ("odd", "documentVersionMismatch", 1),
+    ]
+    assert summary["skipped"] == [
+        {"id": op["id"], "reason": reason_for("documentVersionMismatch")} for op in ops
+    ]
+    assert summary["applied"] == [] and summary["receipts"] == []
+    assert reviewer.to_bytes() == before
+    # nothing was recorded for replay: the same ids sent again with the current version apply
+    current = SuggestChangesOptions(document_version=bridge.get_document_version())
+    again = ok(
+        bridge,
+        "suggest_changes",
+        {"documentVersion": current.document_version, "operations": ops[:1]},
+        current,
+    )
+    assert again["applied"] == [{"id": "pay-60"}] and again["replayed"] == []
 
 
 def test_parser_normalizations_come_before_apply_time_ones():

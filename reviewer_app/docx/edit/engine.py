@@ -44,7 +44,7 @@ from .outcome import OperationOutcome
 from .registry import HANDLERS
 from .skips import Skip, issue_for, reason_for
 from .stamp import RevisionStamp, Stamper, keep_stamper
-from .validate import InvalidResult, check
+from .validate import InvalidResult, check, unwritable_character
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +73,8 @@ class UndoRecord:
 
 
 def target_block_id(op: Mapping[str, Any]) -> str | None:
-    """The block an operation addresses (``range.blockId`` for range operations), parsed or not."""
+    """The block an operation addresses (``range.blockId`` for range operations), parsed or not;
+    also the block a receipt's ``affected`` target names (same two fields)."""
     span = op.get("range")
     block_id = span.get("blockId") if isinstance(span, Mapping) else op.get("blockId")
     return block_id if isinstance(block_id, str) and block_id else None
@@ -227,6 +228,13 @@ class Applier:
         ctx.operation_id = op.id
         ctx.checkpoints = Checkpoints()
         try:
+            character = unwritable_character(op.fields)
+            if character is not None:
+                raise Skip(
+                    "invalidResult",
+                    f"its text contains {character}, a character a Word document cannot hold; "
+                    "send the text without it",
+                )
             if batch.mode not in modes_of(op.type) or batch.mode == "suggested":
                 raise Skip("unsupportedMode")
             handler = HANDLERS.get(op.type)

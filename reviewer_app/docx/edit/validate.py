@@ -7,7 +7,9 @@ operation back and tells the model, instead of leaving a document that cannot be
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from lxml import etree
 
@@ -37,8 +39,26 @@ _CONTENT = frozenset(
 )
 
 
+#: Characters XML 1.0 (so no Word document) can hold that the engine does not clean away itself:
+#: it drops C0 controls and mends lone surrogates, but U+FFFE and U+FFFF would fail deep in lxml.
+_NOT_IN_XML = re.compile("[\ufffe\uffff]")
+
+
 class InvalidResult(ValueError):
     """The checked XML breaks a rule; ``str()`` names the element and the rule."""
+
+
+def unwritable_character(value: Any) -> str | None:
+    """``U+FFFF`` (say) when a string anywhere in ``value`` holds a character no Word document can.
+
+    Checked before an operation runs, so the model hears the real reason instead of the generic
+    failure lxml's refusal would become.
+    """
+    if isinstance(value, str):
+        found = _NOT_IN_XML.search(value)
+        return f"U+{ord(found.group()):04X}" if found else None
+    items = value.values() if isinstance(value, Mapping) else value if isinstance(value, list | tuple) else ()
+    return next((c for c in map(unwritable_character, items) if c is not None), None)
 
 
 def _path(el: etree._Element) -> str:
