@@ -50,6 +50,7 @@ from .long_words import BREAK_MARK, long_word_cuts
 from .qformats import TWIPS, script_of
 from .records import MODES, BuildContext, Flow, RenderedBlock, shown_label, story_items
 from .segments import StoryState, paragraph_segments
+from .slash_breaks import keep_slashed_words
 from .table_split import TablePart, split_table
 from .tables import TableFormats, cell_is_dark, is_top_aligned, keep_row, table_style_id
 
@@ -98,6 +99,8 @@ class StoryBuilder:
         self._dark = False
         #: how many table cells deep the content being written sits (0: the story's own flow)
         self._cell_depth = 0
+        #: the width (LU) Qt lays the lines of the cell being written out in
+        self._cell_text_width = 0.0
         #: first positions of cells aligned to their middle or bottom, for the layout to check
         #: once laid out (see :func:`~.tables.top_align_split_rows`)
         self.aligned_cells: list[int] = []
@@ -221,6 +224,7 @@ class StoryBuilder:
                 props, top, bottom, flow.page_break, line_factor, bleed, label_shift
             )
             cursor.setBlockFormat(block_format)
+        self._keep_slashed_words(cursor, record, self._cell_text_width if in_table else None)
         if (
             after_table or (following is not None and following.tag in (_TBL, TablePart.tag))
         ) and cursor.block().length() <= 1:
@@ -239,6 +243,21 @@ class StoryBuilder:
         flow.page_break = False
         self.records.append(record)
         return record
+
+    def _keep_slashed_words(
+        self, cursor: QTextCursor, record: RenderedBlock, cell_width: float | None
+    ) -> None:
+        """Move each word Qt would split after a slash inside it to the next line whole, with a
+        layout-only line separator before it (see :mod:`.slash_breaks`); ``cell_width``: the
+        content width (LU) of the table cell the paragraph is in."""
+        if record.start == cursor.position():
+            return
+        block = cursor.document().findBlock(record.start)
+        while block.isValid() and block.position() <= cursor.position():
+            for position in keep_slashed_words(block, cell_width):
+                record.open_gap(position - record.start, 1)
+                self.floats = [(p + 1 if p >= position else p, f) for p, f in self.floats]
+            block = block.next()
 
     def _label(
         self,
@@ -488,11 +507,15 @@ class StoryBuilder:
         top = cell.top
         inner = formats.span_width(top) - cell_format.leftPadding() - cell_format.rightPadding()
         self.ctx.content_width = max(1.0, inner)
+        outer_text_width = self._cell_text_width
+        # Qt sets collapsed borders half inside the cell
+        self._cell_text_width = inner - (cell_format.leftBorder() + cell_format.rightBorder()) / 2
         self._cell_depth += 1
         try:
             self.container(cell.tc, cell_cursor, cell_flow, style_id, True)
         finally:
             self._cell_depth -= 1
+            self._cell_text_width = outer_text_width
 
     def _grid(self, tbl: etree._Element) -> TableGrid:
         """The table's grid, computed once even when the table is built in parts."""

@@ -1,0 +1,134 @@
+"""A word Qt would split after a slash moves to the next line whole, as in Word and LibreOffice.
+
+Qt breaks lines by Unicode's rules, which allow a break after "/" when a letter follows, so a
+URL near a line's end was split after ``https://`` or after a path segment ("commonpaper.com/"
+at the end of one line, "standards/..." on the next), and "and/or" after "and/". Word does not
+break inside a URL or at a slash, nor does LibreOffice: the whole word goes to the next line
+(breaking only at a hyphen in it, or where one word is longer than the line).
+
+Qt has no setting for where a line may break, and the only character that forbids a break, a
+joiner, is written into a PDF as a zero-width space glyph: PDF readers then split the word there
+(poppler reads "https:/" "/" "bonterms.com/"), so a URL copied or searched in the exported PDF
+would not be found whole. Instead, once a paragraph is written, its lines are read back, and
+where one ends after a slash that a non-space follows, a line separator (:data:`LINE_MARK`) is
+set before the word holding that slash. Like the long-word break mark it is layout only: the
+builder leaves it out of the paragraph's clean-text spans. A word that starts its line is left to
+Qt (it is longer than the line, where Word breaks it too).
+
+The builder writes inside an edit block, during which Qt lays nothing out, so the paragraph's
+lines are laid out here ahead of Qt (:func:`lay_out_alone`), with the text option, margins and
+first-line indent Qt's document layout gives the block, in the width of the page's text frame or
+of the table cell it is written in.
+
+Qt does not stretch a line ending in a separator in a justified paragraph, where Word and
+LibreOffice stretch the line before the moved word as any other, so such a line is given the
+word spacing that fills it (:func:`_stretch`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QTextBlock, QTextCharFormat, QTextCursor, QTextFormat, QTextLine, QTextOption
+
+#: the layout-only separator set before a word Qt would split after a slash
+LINE_MARK = "\u2028"
+#: a slash inside a word: where Qt may break and Word does not
+SLASH_IN_WORD = re.compile(r"/[^\s\u2028]")
+
+
+def lay_out_alone(block: QTextBlock, frame_width: float | None = None) -> None:
+    """Break ``block`` into lines as Qt's document layout will: its own layout, the document's
+    text option with the block's tab stops and alignment, the frame's width (``frame_width``,
+    LU, for a table cell's content; None: the page's) less the block's margins, the first line
+    less its indent (a hanging indent gives it more)."""
+    document = block.document()
+    block_format = block.blockFormat()
+    option = QTextOption(document.defaultTextOption())
+    option.setTabs(block_format.tabPositions())
+    if block_format.hasProperty(QTextFormat.Property.BlockAlignment):
+        option.setAlignment(block_format.alignment())
+    if frame_width is None:
+        frame = document.rootFrame().frameFormat()
+        frame_width = document.pageSize().width() - frame.leftMargin() - frame.rightMargin()
+    width = frame_width - block_format.leftMargin() - block_format.rightMargin()
+    width -= block_format.indent() * document.indentWidth()
+    layout = block.layout()
+    layout.setTextOption(option)
+    layout.beginLayout()
+    indent = block_format.textIndent()
+    while (line := layout.createLine()).isValid():
+        line.setLineWidth(max(0.0, width - indent))
+        indent = 0.0
+    layout.endLayout()
+
+
+def slash_split_word(block: QTextBlock) -> int | None:
+    """Block position of the first word whose line Qt ended after a slash inside it (the word
+    starting after a space on that line), or None. The block must be laid out (see
+    :func:`lay_out_alone`)."""
+    layout = block.layout()
+    text = block.text()
+    if layout is None:
+        return None
+    for index in range(layout.lineCount() - 1):
+        line = layout.lineAt(index)
+        first, end = line.textStart(), line.textStart() + line.textLength()
+        if not 0 < end < len(text) or text[end - 1] != "/" or text[end].isspace():
+            continue
+        start = end
+        while start > first and not text[start - 1].isspace():
+            start -= 1
+        if start > first:
+            return start
+    return None
+
+
+def keep_slashed_words(block: QTextBlock, frame_width: float | None = None) -> list[int]:
+    """Set a :data:`LINE_MARK` before each word of ``block`` Qt would split after a slash, and
+    stretch a justified line so ended; the document positions the marks were set at, in order
+    (each one as it stands once all are set). ``frame_width``: see :func:`lay_out_alone`."""
+    marks: list[int] = []
+    while SLASH_IN_WORD.search(block.text()):
+        lay_out_alone(block, frame_width)
+        at = slash_split_word(block)
+        if at is None:
+            break
+        cursor = QTextCursor(block.document())
+        cursor.setPosition(block.position() + at)
+        cursor.insertText(LINE_MARK)
+        marks.append(block.position() + at)
+    if (
+        marks
+        and block.blockFormat().alignment() & Qt.AlignmentFlag.AlignHorizontal_Mask
+        == Qt.AlignmentFlag.AlignJustify
+    ):
+        lay_out_alone(block, frame_width)
+        layout = block.layout()
+        for index in range(layout.lineCount()):
+            _stretch(block, layout.lineAt(index))
+    return marks
+
+
+def _stretch(block: QTextBlock, line: QTextLine) -> None:
+    """Widen the spaces of ``line`` (after its last tab) to fill it, if it ends in a
+    :data:`LINE_MARK`: Word's justification of a line that ends where a word moved down."""
+    text = block.text()
+    end = line.textStart() + line.textLength()
+    if end < 1 or text[end - 1] != LINE_MARK:
+        return
+    words = text[line.textStart() : end - 1].rstrip()
+    first = words.rfind("\t") + 1
+    spaces = words.count(" ", first)
+    # half a point short of full: a line filled to the last fraction may no longer fit once Qt
+    # lays it out in its frame
+    room = line.width() - line.naturalTextWidth() - 5.0
+    if not spaces or room <= 0:
+        return
+    cursor = QTextCursor(block.document())
+    cursor.setPosition(block.position() + line.textStart() + first)
+    cursor.setPosition(block.position() + line.textStart() + len(words), QTextCursor.MoveMode.KeepAnchor)
+    spacing = QTextCharFormat()
+    spacing.setFontWordSpacing(room / spaces)
+    cursor.mergeCharFormat(spacing)

@@ -1,0 +1,105 @@
+"""A URL near the end of a line moves to the next line whole, as Word and LibreOffice lay it out.
+
+Qt's Unicode line breaking allows a break after a slash, so "https://" stayed at the end of one
+line and the rest of the address went to the next (on 6 of the 18 corpus contracts). Word breaks
+neither a URL nor "and/or" there. The page view moves the word down with a layout-only line
+separator (see ``reviewer_app/ui/pageview/slash_breaks.py``); these tests read the laid-out lines
+back. The fonts are the bundled Carlito (Calibri's stand-in), so the breaks do not depend on the
+machine.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QTextBlock
+
+from reviewer_app.docx.reviewer import DocxReviewer
+from reviewer_app.ui.pageview.caret import paragraph_text
+from reviewer_app.ui.pageview.layout import PagedLayout
+from tests.docx_factory import make_docx, p
+
+#: no hyphen in it: Word and LibreOffice would break at one (as "pilot-" | "agreement/1.1")
+URL = "https://commonpaper.com/standards/cloudservice/2.1"
+#: opening words of growing length: one of them leaves just room for "https://" on the first line
+OPENINGS = [f"The Standard Terms are posted at {'x' * n} " for n in range(0, 60, 3)]
+
+
+def _layout(body: str) -> tuple[DocxReviewer, PagedLayout]:
+    reviewer = DocxReviewer.from_bytes(make_docx(body))
+    return reviewer, PagedLayout(reviewer, "all").build_all()
+
+
+def _lines(block: QTextBlock) -> list[str]:
+    layout = block.layout()
+    text = block.text()
+    return [
+        text[line.textStart() : line.textStart() + line.textLength()]
+        for line in (layout.lineAt(i) for i in range(layout.lineCount()))
+    ]
+
+
+def _blocks_with(layout: PagedLayout, needle: str) -> list[QTextBlock]:
+    found = []
+    for doc in layout.docs:
+        block = doc.document.begin()
+        while block.isValid():
+            if needle in block.text():
+                found.append(block)
+            block = block.next()
+    return found
+
+
+def test_a_url_at_the_end_of_a_line_moves_to_the_next_line_whole(qapp) -> None:
+    body = "".join(p(opening + URL + " governs this Order Form.") for opening in OPENINGS)
+    reviewer, layout = _layout(body)
+    blocks = _blocks_with(layout, "/standards/")
+    assert len(blocks) == len(OPENINGS)
+    moved = 0
+    for block in blocks:
+        lines = _lines(block)
+        assert any(URL in line for line in lines), lines  # never "https://" | "commonpaper.com/..."
+        moved += any(line.lstrip("\u2028").startswith(URL) for line in lines[1:])
+    assert moved, "some opening must leave the URL too little room on the first line"
+    # what the agent and the caret read is the paragraph as written, without the layout's mark,
+    # also once a paragraph is laid out again after an edit
+    for snapshot_block in reviewer.snapshot().blocks:
+        assert layout.rerender_block(snapshot_block.id)
+        record = layout.by_id[snapshot_block.id]
+        assert paragraph_text(layout, record) == snapshot_block.text
+    for block in _blocks_with(layout, "/standards/"):
+        assert any(URL in line for line in _lines(block)), _lines(block)
+
+
+def test_and_or_stays_whole_as_in_word(qapp) -> None:
+    openings = [f"The Provider {'y' * n} may suspend " for n in range(40, 80, 2)]
+    _reviewer, layout = _layout("".join(p(o + "and/or terminate the Services.") for o in openings))
+    for block in _blocks_with(layout, "and/or"):
+        assert any("and/or" in line for line in _lines(block)), _lines(block)
+
+
+def test_the_line_before_a_moved_url_is_still_justified_in_a_table_cell(qapp) -> None:
+    """In a justified paragraph the line the URL left is stretched to the cell's edge, as Word does."""
+    cells = "".join(
+        '<w:tr><w:tc><w:tcPr><w:tcW w:w="9360" w:type="dxa"/></w:tcPr>'
+        + p(opening + URL + " governs.", ppr='<w:jc w:val="both"/>')
+        + "</w:tc></w:tr>"
+        for opening in OPENINGS
+    )
+    table = (
+        '<w:tbl><w:tblPr><w:tblW w:w="9360" w:type="dxa"/><w:tblBorders>'
+        '<w:left w:val="single" w:sz="4"/><w:right w:val="single" w:sz="4"/></w:tblBorders></w:tblPr>'
+        f'<w:tblGrid><w:gridCol w:w="9360"/></w:tblGrid>{cells}</w:tbl>'
+    )
+    _reviewer, layout = _layout(table + p("After the table."))
+    stretched = 0
+    for block in _blocks_with(layout, "/standards/"):
+        lines = _lines(block)
+        assert any(URL in line for line in lines), lines
+        text_layout = block.layout()
+        for index, line_text in enumerate(lines[:-1]):
+            if lines[index + 1].lstrip("\u2028").startswith(URL):
+                line = text_layout.lineAt(index)
+                last = line.textStart() + len(line_text.rstrip(" \u2028"))
+                # its last word ends within a point of the cell's right edge: not left ragged
+                assert line.width() - (line.cursorToX(last)[0] - line.x()) < 10.0, line_text
+                stretched += 1
+    assert stretched
