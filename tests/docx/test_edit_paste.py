@@ -90,3 +90,26 @@ def test_the_model_cannot_send_a_paste() -> None:
     operation = {"id": "p", "type": "pasteRuns", "blockId": CLAUSE_5_2, "offset": 0, "paragraphs": [[]]}
     with pytest.raises(ContractError):
         parse_batch({"version": 1, "mode": "tracked-changes", "operations": [operation]})
+
+
+def test_a_copy_ending_with_a_paragraph_break_pasted_at_a_paragraph_end_adds_an_empty_paragraph(
+    reviewer: DocxReviewer,
+) -> None:
+    text = reviewer.snapshot().block(CLAUSE_5_2).text
+    assert paste(reviewer, CLAUSE_5_2, len(text), [[{"text": " Net.", "formatting": PLAIN}], []])[
+        "status"
+    ] == ("committed")
+    snapshot = reviewer.snapshot()
+    index = snapshot.index_of(CLAUSE_5_2)
+    assert [b.text for b in snapshot.blocks[index : index + 2]] == [text + " Net.", ""]
+
+
+def test_a_copy_starting_with_a_paragraph_break_is_refused_at_a_paragraph_start(
+    reviewer: DocxReviewer,
+) -> None:
+    text = reviewer.snapshot().block(CLAUSE_5_2).text
+    result = paste(reviewer, CLAUSE_5_2, 0, [[], [{"text": "Net ", "formatting": PLAIN}]])
+    assert not result["applied"] and "paragraph's start" in result["skipped"][0]["reason"]
+    assert reviewer.snapshot().block(CLAUSE_5_2).text == text and reviewer.changes() == [
+        c for c in reviewer.changes() if c["author"] != ME
+    ]

@@ -7,7 +7,8 @@ strike; ``None`` where the run leaves it to its style). Pasting that writes one 
 insertion under the person's name whose runs carry that formatting, with no ``w:rPrChange``:
 Word records a paste as new text, never as text reformatted. Each paragraph break of the copy
 splits the paragraph where it falls (a tracked paragraph mark, as Enter makes), so ``A¶B``
-pasted inside ``xy|z`` reads ``xyA`` then ``Bz``.
+pasted inside ``xy|z`` reads ``xyA`` then ``Bz``; ``A¶`` pasted at the end of ``xyz`` adds an empty
+paragraph after ``xyzA``. A copy starting with a break is refused at a paragraph's start (for now).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from ..xmlutil import W
 from .batch import Operation
 from .context import EditContext, Outcome
 from .markup import isolate, pieces_of, refuse_note_markers, runs_of
+from .ops_paragraph import insert_block
 from .ops_split_merge import split_block
 from .ops_text import live_text, replace_span, splits_character
 from .paragraph_batch import revision_ids, updated
@@ -29,7 +31,7 @@ from .registry import handles
 from .rpr import apply_formatting
 from .skips import Skip
 
-_RPR = W + "rPr"
+_RPR, _TC = W + "rPr", W + "tc"
 #: the contract's formatting key of each on/off run property a copy carries
 _TOGGLES = (("bold", "b"), ("italic", "i"), ("underline", "u"), ("strike", "strike"))
 _OFF = frozenset(("0", "false", "off", "none"))
@@ -87,6 +89,10 @@ def _format_inserted(block: Block, start: int, runs: list[Run]) -> None:
         at += length
 
 
+def _in_cell(p: etree._Element) -> bool:
+    return next(p.iterancestors(_TC), None) is not None
+
+
 @handles("pasteRuns")
 def paste_runs(ctx: EditContext, op: Operation) -> Outcome:
     """Replace ``[offset, offset + length)`` with the copied paragraphs' runs (tracked), splitting
@@ -110,16 +116,30 @@ def paste_runs(ctx: EditContext, op: Operation) -> Outcome:
         raise Skip("splitsCharacter")
     if not new and start == end:
         raise Skip("noopOperation")
+    if start == 0 and len(texts) > 1 and not texts[0]:
+        raise Skip(
+            "unsupportedBlock", "a copy that starts with a paragraph break cannot go at a paragraph's start"
+        )
+    if len(texts) > 1 and not texts[-1] and end == len(text) and _in_cell(block.element):
+        raise Skip(
+            "unsupportedBlock", "a copy that ends with a paragraph break cannot end a table cell's text"
+        )
     before = ctx.stamper.next_revision_id
     ctx.touch(block.element)
     replace_span(ctx, block, start, end, new)
     ctx.record_edit(block.id, start, end, start + len(new))
     _format_inserted(block, start, [run for paragraph in paragraphs for run in paragraph])
     ctx.text_changed(block.element)
-    # the last break first: the block keeps its id as the first half of each split
+    # the last break first: the block keeps its id as the first half of each split; a copy that
+    # ends with a break, pasted at the paragraph's end, adds an empty paragraph after it (as Enter)
     for offset in reversed(list(accumulate(len(t) for t in texts[:-1]))):
-        split = {"id": op.id, "type": "splitBlock", "blockId": block.id, "offset": start + offset}
-        split_block(ctx, Operation(op.id, "splitBlock", split))
+        at = start + offset
+        if at >= len(live_text(ctx, block)):
+            blank = {"id": op.id, "type": "insertAfterBlock", "blockId": block.id, "text": ""}
+            insert_block(ctx, Operation(op.id, "insertAfterBlock", blank))
+        else:
+            split = {"id": op.id, "type": "splitBlock", "blockId": block.id, "offset": at}
+            split_block(ctx, Operation(op.id, "splitBlock", split))
     # each paragraph the breaks made is an insertion after the block (the views lay out again)
     made = {
         "type": "insertion",
