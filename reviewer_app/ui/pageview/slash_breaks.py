@@ -22,7 +22,7 @@ of the table cell it is written in.
 
 Qt does not stretch a line ending in a separator in a justified paragraph, where Word and
 LibreOffice stretch the line before the moved word as any other, so such a line is given the
-word spacing that fills it (:func:`_stretch`).
+word spacing that fills it (:func:`_stretch`, :func:`_widen`).
 """
 
 from __future__ import annotations
@@ -90,6 +90,8 @@ def keep_slashed_words(block: QTextBlock, frame_width: float | None = None) -> l
     stretch a justified line so ended; the document positions the marks were set at, in order
     (each one as it stands once all are set). ``frame_width``: see :func:`lay_out_alone`."""
     marks: list[int] = []
+    if block.blockFormat().nonBreakableLines() or block.document().pageSize().width() <= 0:
+        return marks  # Qt does not wrap these lines at all
     while SLASH_IN_WORD.search(block.text()):
         lay_out_alone(block, frame_width)
         at = slash_split_word(block)
@@ -106,18 +108,22 @@ def keep_slashed_words(block: QTextBlock, frame_width: float | None = None) -> l
     ):
         lay_out_alone(block, frame_width)
         layout = block.layout()
-        for index in range(layout.lineCount()):
-            _stretch(block, layout.lineAt(index))
+        # read every line first: changing a format lets Qt drop the block's lines
+        stretches = [_stretch(block, layout.lineAt(index)) for index in range(layout.lineCount())]
+        for found in stretches:
+            if found is not None:
+                _widen(block, *found)
     return marks
 
 
-def _stretch(block: QTextBlock, line: QTextLine) -> None:
-    """Widen the spaces of ``line`` (after its last tab) to fill it, if it ends in a
-    :data:`LINE_MARK`: Word's justification of a line that ends where a word moved down."""
+def _stretch(block: QTextBlock, line: QTextLine) -> tuple[int, int, float] | None:
+    """Where and how much to widen the spaces of ``line`` (after its last tab) to fill it, if it
+    ends in a :data:`LINE_MARK`: Word's justification of a line that ends where a word moved
+    down. (block positions from, to; the extra width of each space)"""
     text = block.text()
     end = line.textStart() + line.textLength()
     if end < 1 or text[end - 1] != LINE_MARK:
-        return
+        return None
     words = text[line.textStart() : end - 1].rstrip()
     first = words.rfind("\t") + 1
     spaces = words.count(" ", first)
@@ -125,10 +131,15 @@ def _stretch(block: QTextBlock, line: QTextLine) -> None:
     # lays it out in its frame
     room = line.width() - line.naturalTextWidth() - 5.0
     if not spaces or room <= 0:
-        return
+        return None
+    return line.textStart() + first, line.textStart() + len(words), room / spaces
+
+
+def _widen(block: QTextBlock, start: int, end: int, extra: float) -> None:
+    """Give the spaces of block positions ``[start, end)`` ``extra`` LU of width each."""
     cursor = QTextCursor(block.document())
-    cursor.setPosition(block.position() + line.textStart() + first)
-    cursor.setPosition(block.position() + line.textStart() + len(words), QTextCursor.MoveMode.KeepAnchor)
+    cursor.setPosition(block.position() + start)
+    cursor.setPosition(block.position() + end, QTextCursor.MoveMode.KeepAnchor)
     spacing = QTextCharFormat()
-    spacing.setFontWordSpacing(room / spaces)
+    spacing.setFontWordSpacing(extra)
     cursor.mergeCharFormat(spacing)
