@@ -52,16 +52,18 @@ Joining a block's text and insert values always gives its clean text (``block.te
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
 from .blocks import Block
-from .comments import CommentRecord, comment_records
 from .document import WordDocument
 from .text import FieldState, NoteNumbers, TextWalk
 from .vocabulary import MOVES
 from .xmlutil import W, is_on
+
+if TYPE_CHECKING:
+    from .comments import CommentRecord
 
 _COMMENT_MARKERS = frozenset((W + "commentRangeEnd", W + "commentReference"))
 _DELETED_PARTS = tuple(
@@ -170,6 +172,8 @@ class _Thread:
 
 def _threads(document: WordDocument) -> tuple[dict[str, _Thread], dict[str, str]]:
     """Threads by root id, and the root id of every comment id (reading and threading: :mod:`.comments`)."""
+    from .comments import comment_records  # here: the checks read original text without comments
+
     records = comment_records(document)
     threads = {r.id: _Thread(r) for r in records if not r.is_reply}
     root_of: dict[str, str] = {}

@@ -10,21 +10,20 @@ from __future__ import annotations
 import copy
 import os
 import secrets
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from . import comments, find, outline, revisions, stories
+from . import find, outline, revisions, stories
 from .change_details import list_change_details
 from .document import WordDocument
-from .edit import finalize as finalizing
-from .edit import resolve
-from .edit.engine import Applier
-from .edit.schema import sanitize_text
-from .edit.stamp import RevisionStamp
-from .journal import ChangeJournal
 from .outline import ReadError
 from .package import Package
 from .protection import refuse_untracked, tracked_changes_only
 from .snapshot import Snapshot
+
+if TYPE_CHECKING:
+    from .edit.engine import Applier
+    from .edit.stamp import RevisionStamp
+    from .journal import ChangeJournal
 
 DEFAULT_AUTHOR = "Reviewer"
 
@@ -37,7 +36,8 @@ class DocxReviewer:
     ) -> None:
         self.package = package
         self.document = WordDocument(package)
-        self._applier = Applier(self.document, author, revision_stamp)
+        self._edit_setup: tuple[str, RevisionStamp | None] = (author, revision_stamp)
+        self._edits: Applier | None = None
         self._session = secrets.token_hex(4)
 
     @classmethod
@@ -51,6 +51,16 @@ class DocxReviewer:
         return cls(Package.from_bytes(data, path=path), author=author)
 
     @property
+    def _applier(self) -> Applier:
+        """The edit engine, made (and imported, with the comment writers it brings) on first use:
+        a reading command such as ``reviewer check`` never loads it, a tenth of its start-up."""
+        if self._edits is None:
+            from .edit.engine import Applier
+
+            self._edits = Applier(self.document, *self._edit_setup)
+        return self._edits
+
+    @property
     def author(self) -> str:
         """The name every change and comment made through this session is attributed to."""
         return self._applier.author
@@ -61,6 +71,8 @@ class DocxReviewer:
 
     def set_initials(self, author: str, initials: str) -> None:
         """The initials Word shows on ``author``'s new comments; empty: derived from the name."""
+        from .edit.schema import sanitize_text
+
         name, chosen = sanitize_text(author), sanitize_text(initials).strip()
         if chosen:
             self.document.chosen_initials[name] = chosen
@@ -128,6 +140,8 @@ class DocxReviewer:
         """:meth:`comments` without the copies, for readers that only look: the dicts are shared
         (with the next listing too, where a thread nothing changed is the very same dict, so a
         view can tell the changed threads by identity) and must not be changed."""
+        from . import comments
+
         # every change makes a new snapshot, so the memo stays true
         return self.snapshot().memo("comments", lambda snap: comments.list_comments(self.document, snap))
 
@@ -201,32 +215,44 @@ class DocxReviewer:
     def accept_change(self, change_id: str) -> bool:
         """Accept one change as :meth:`changes` lists it (both halves of a move together)."""
         refuse_untracked(self.document)
+        from .edit import resolve
+
         return resolve.accept_change(self.document, change_id)
 
     def reject_change(self, change_id: str) -> bool:
         """Reject one change as :meth:`changes` lists it (both halves of a move together)."""
         refuse_untracked(self.document)
+        from .edit import resolve
+
         return resolve.reject_change(self.document, change_id)
 
     def accept_all(self, author: str | None = None) -> int:
         """Accept every pending change in every story (or only ``author``'s); return the count."""
         refuse_untracked(self.document)
+        from .edit import resolve
+
         return resolve.accept_all(self.document, author)
 
     def reject_all(self, author: str | None = None) -> int:
         """Reject every pending change in every story (or only ``author``'s); return the count."""
         refuse_untracked(self.document)
+        from .edit import resolve
+
         return resolve.reject_all(self.document, author)
 
     def finalize(self, strip_metadata: bool = False) -> dict[str, int]:
         """Accept all changes, remove every comment, optionally blank author/time metadata."""
         refuse_untracked(self.document)
+        from .edit import finalize as finalizing
+
         return finalizing.finalize(self.document, strip_metadata)
 
     # ------------------------------------------------------------- undo
     def begin_changes(self) -> ChangeJournal:
         """Start recording an act for undo; ``finish()`` the journal after it for its
         :class:`~.journal.UndoEntry` (exact to the byte, as large as what the act touched)."""
+        from .journal import ChangeJournal
+
         return ChangeJournal(self.document)
 
     # ------------------------------------------------------------- saving

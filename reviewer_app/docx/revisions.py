@@ -24,7 +24,7 @@ from lxml import etree
 from .document import WordDocument
 from .snapshot import Snapshot
 from .text import symbol_text
-from .vocabulary import DELETED, INSERTED, REVISION_RECORDS, REVISION_WRAPPERS
+from .vocabulary import DELETED, INSERTED, REVISION_ELEMENTS, REVISION_RECORDS, REVISION_WRAPPERS
 from .xmlutil import MC, W, is_on
 
 #: Contract change types (§8), in the contract's order.
@@ -479,3 +479,47 @@ def list_changes(doc: WordDocument, snapshot: Snapshot) -> list[dict[str, Any]]:
         {"id": group.id, "type": group.type, "author": group.author, "text": group.text, "blockId": block_id}
         for group, block_id in located_changes(doc, snapshot)
     ]
+
+
+# Whether a document holds pending changes, and whether accepting them would reshape its blocks:
+# the checks (a reading command) and the comparison decide from these whether to resolve a copy.
+_STORY_PARTS = ("header", "footer", "footnotes", "endnotes")
+_CELL_CHANGES = tuple(W + t for t in ("cellDel", "cellMerge"))
+_RPR, _PPR, _TRPR = W + "rPr", W + "pPr", W + "trPr"
+
+
+def _story_roots(doc: WordDocument) -> list:
+    """The roots of the stories a tracked change can sit in: the main one, headers, footers, notes."""
+    package = doc.package
+    roots = [doc.root]
+    for rel in package.relationships(doc.main_part):
+        story = rel.rel_type.rsplit("/", 1)[-1] in _STORY_PARTS and rel.target.endswith(".xml")
+        if story and not rel.external and package.has_part(rel.target):
+            roots.append(package.xml(rel.target))
+    return roots
+
+
+def has_pending_changes(doc: WordDocument) -> bool:
+    """True when the main story or a header, footer or note part holds a tracked change."""
+    return any(next(root.iter(*REVISION_ELEMENTS), None) is not None for root in _story_roots(doc))
+
+
+def changes_block_structure(doc: WordDocument) -> bool:
+    """True when accepting would join, drop or reshape blocks: a deleted paragraph mark, row or cell.
+
+    Other pending changes (words inserted or deleted, formatting) are already applied in the
+    snapshot's clean text, which *is* the accepted view of each block.
+    """
+    for root in _story_roots(doc):
+        if next(root.iter(*_CELL_CHANGES), None) is not None:
+            return True
+        for el in root.iter(*DELETED):
+            parent = el.getparent()
+            if parent is not None and (parent.tag == _TRPR or (parent.tag == _RPR and _in_ppr(parent))):
+                return True
+    return False
+
+
+def _in_ppr(rpr: Any) -> bool:
+    parent = rpr.getparent()
+    return parent is not None and parent.tag == _PPR

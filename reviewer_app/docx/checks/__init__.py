@@ -12,6 +12,7 @@ from typing import Any
 from weakref import WeakKeyDictionary
 
 from ..reviewer import DocxReviewer
+from ..revisions import changes_block_structure, has_pending_changes
 from .engine import Checker, collector_paused
 from .fixes import fix_operation
 from .model import KINDS, Finding, QuickFix
@@ -22,13 +23,13 @@ def check_reviewer(
 ) -> list[Finding]:
     """Findings of the document ``reviewer`` holds, as if its changes were accepted (default)
     or rejected (``original``). The reviewer itself is never changed."""
-    from ..compare.inputs import changes_block_structure, has_pending_changes, open_resolved
-
     source = reviewer
-    if original and has_pending_changes(reviewer.document):
-        source = open_resolved(reviewer, "base", "original", copy=True)
-    elif not original and changes_block_structure(reviewer.document):
-        source = open_resolved(reviewer, "base", "final", copy=True)
+    resolve = has_pending_changes if original else changes_block_structure
+    if resolve(reviewer.document):
+        # here only: resolving brings the edit engine, a tenth of a one-off check's start-up
+        from ..compare.inputs import open_resolved
+
+        source = open_resolved(reviewer, "base", "original" if original else "final", copy=True)
     pending = None if original else reviewer.snapshot()  # where deleted definitions are read
     # A checker made here is gone when the check returns: the cycle collector, paused until then,
     # need not walk the hundred thousand records it made (none of them in a cycle).

@@ -17,17 +17,11 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from ..document import WordDocument
 from ..edit import resolve
 from ..errors import DocxOpenError, PackageTooLargeError
 from ..reviewer import DocxReviewer
-from ..vocabulary import DELETED, REVISION_ELEMENTS
-from ..xmlutil import W
+from ..revisions import changes_block_structure, has_pending_changes
 from .errors import CompareInputError, CompareOptionError
-
-_STORY_PARTS = ("header", "footer", "footnotes", "endnotes")
-_CELL_CHANGES = tuple(W + t for t in ("cellDel", "cellMerge"))
-_RPR, _PPR, _TRPR = W + "rPr", W + "pPr", W + "trPr"
 
 Source = str | os.PathLike[str] | bytes | bytearray | memoryview | DocxReviewer
 
@@ -36,42 +30,6 @@ def _code(error: DocxOpenError) -> str:
     if isinstance(error, PackageTooLargeError):
         return "too-many-entries" if "-file safety limit" in error.detail else "input-too-large"
     return "load-failed"
-
-
-def _story_roots(doc: WordDocument) -> list:
-    package = doc.package
-    roots = [doc.root]
-    for rel in package.relationships(doc.main_part):
-        story = rel.rel_type.rsplit("/", 1)[-1] in _STORY_PARTS and rel.target.endswith(".xml")
-        if story and not rel.external and package.has_part(rel.target):
-            roots.append(package.xml(rel.target))
-    return roots
-
-
-def has_pending_changes(doc: WordDocument) -> bool:
-    """True when the main story or a header, footer or note part holds a tracked change."""
-    return any(next(root.iter(*REVISION_ELEMENTS), None) is not None for root in _story_roots(doc))
-
-
-def changes_block_structure(doc: WordDocument) -> bool:
-    """True when accepting would join, drop or reshape blocks: a deleted paragraph mark, row or cell.
-
-    Other pending changes (words inserted or deleted, formatting) are already applied in the
-    snapshot's clean text, which *is* the accepted view of each block.
-    """
-    for root in _story_roots(doc):
-        if next(root.iter(*_CELL_CHANGES), None) is not None:
-            return True
-        for el in root.iter(*DELETED):
-            parent = el.getparent()
-            if parent is not None and (parent.tag == _TRPR or (parent.tag == _RPR and _in_ppr(parent))):
-                return True
-    return False
-
-
-def _in_ppr(rpr: Any) -> bool:
-    parent = rpr.getparent()
-    return parent is not None and parent.tag == _PPR
 
 
 def open_resolved(
