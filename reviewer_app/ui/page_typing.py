@@ -342,22 +342,26 @@ class PageTyping(QObject):
 
     def _paste(self) -> None:
         """Paste what Reviewer copied with its runs' formatting and paragraphs (one tracked
-        insertion, see :mod:`..docx.edit.ops_paste`); anything else, or over a selection across
-        paragraphs, as plain text."""
+        insertion, see :mod:`..docx.edit.ops_paste`), also over a selection across paragraphs;
+        anything else as plain text."""
         mime = QGuiApplication.clipboard().mimeData()
         paragraphs = pasted_paragraphs(mime)
-        target = self._target() if paragraphs is not None else None
-        if paragraphs is None or target is None or target.across:
-            if paragraphs is None or target is not None:
-                self._type(mime.text().replace("\r\n", "\n"), self.tr("Paste"), None)
+        if paragraphs is None:
+            self._type(mime.text().replace("\r\n", "\n"), self.tr("Paste"), None)
             return
-        operation = {
+        target = self._target()
+        if target is None:
+            return
+        operation: dict[str, Any] = {
             "type": "pasteRuns",
             "blockId": target.block_id,
             "offset": target.start,
-            "length": target.end - target.start,
             "paragraphs": paragraphs,
         }
+        if target.across:
+            operation.update(endBlockId=target.end_block_id, endOffset=target.end)
+        else:
+            operation["length"] = target.end - target.start
         if self._apply(self.tr("Paste"), operation) is None:
             return
         block_id: str | None = target.block_id

@@ -23,7 +23,7 @@ from reviewer_app.ui.main_window import MainWindow
 from reviewer_app.ui.pageview.caret import Caret
 from reviewer_app.ui.pageview.clipboard import RUNS_MIME, pasted_paragraphs
 from tests.checkers import lo_resolve_all, schema_errors
-from tests.ui.test_page_typing import CLAUSE_5_2, ME, SAMPLE, click_at, mine, text_of
+from tests.ui.test_page_typing import CLAUSE_5_2, ME, SAMPLE, click_at, gap_point, mine, text_of
 from tests.window_fixtures import window_on_copy
 
 APPLICABLE_LAW = "7AB2984B"  # "“Applicable Law” means all laws, …", the term in bold
@@ -135,3 +135,46 @@ def test_a_damaged_or_foreign_runs_payload_is_pasted_as_its_plain_text(qapp, pay
     mime.setText("the plain text")
     mime.setData(RUNS_MIME, payload)
     assert pasted_paragraphs(mime) is None  # the paste falls back on the plain text beside it
+
+
+def test_a_bold_term_pasted_over_a_selection_across_clauses_replaces_it(
+    window: MainWindow, qtbot, tmp_path: Path, lo_reading
+) -> None:
+    view = window.page_view
+    term = "Applicable Law"
+    click_at(view, qtbot, APPLICABLE_LAW, 1)
+    for _ in term:
+        QTest.keyClick(view, Qt.Key.Key_Right, SHIFT)
+    QTest.keyClick(view, Qt.Key.Key_C, CTRL)
+    snapshot = window.controller.snapshot()
+    following = snapshot.blocks[snapshot.index_of(CLAUSE_5_2) + 1]
+    first, second = text_of(window, CLAUSE_5_2), following.text
+    at, end = first.index("Each invoice"), len("Payment. ")
+    assert view.scroll_to_block(CLAUSE_5_2)
+    press, release = gap_point(view, CLAUSE_5_2, at), gap_point(view, following.id, end)
+    QTest.mousePress(view.viewport(), Qt.MouseButton.LeftButton, pos=press)
+    QTest.mouseMove(view.viewport(), release)
+    QTest.mouseRelease(view.viewport(), Qt.MouseButton.LeftButton, pos=release)
+    assert view.selection_ends() == (Caret(CLAUSE_5_2, at), Caret(following.id, end))
+    QTest.keyClick(view, Qt.Key.Key_V, CTRL)
+    qtbot.waitUntil(view.is_laid_out, timeout=20000)  # the paragraphs join: the pages are laid out again
+    assert text_of(window, CLAUSE_5_2) == first[:at] + term
+    assert view.caret() == Caret(CLAUSE_5_2, at + len(term))
+    assert ("insertion", term) in [(c["type"], c["text"]) for c in mine(window)]
+
+    path = tmp_path / "pasted-across.docx"
+    window.controller.save(path)
+    assert schema_errors(path) == 0
+    reading = lo_reading(path, accept_reject=True)
+    accepted = first[:at] + term + second[end:]
+    assert accepted in reading["accept_all"]["paragraphs"]
+    assert (
+        reading["reject_all"]["paragraphs"]
+        == lo_reading(SAMPLE, accept_reject=True)["reject_all"]["paragraphs"]
+    )
+    out = tmp_path / "accepted-across.docx"
+    lo_resolve_all(path, out, accept=True)
+    clause = next(
+        b for b in DocxReviewer.from_bytes(out.read_bytes()).snapshot().blocks if b.text == accepted
+    )
+    assert (term, True) in bold_runs(clause.element)

@@ -419,6 +419,11 @@ HOST_OPERATION_SCHEMAS: MappingProxyType[str, dict[str, Any]] = MappingProxyType
                 "blockId": KEY_SCHEMAS["blockId"],
                 "offset": _int(0, description="Where the pasted text goes (a clean-text offset)."),
                 "length": _int(0, description="How many characters from offset the paste replaces."),
+                "endBlockId": {
+                    **KEY_SCHEMAS["blockId"],
+                    "description": "A later paragraph where the replaced text ends (instead of length).",
+                },
+                "endOffset": _int(0, description="Where in endBlockId the replaced text ends."),
                 "paragraphs": {
                     "type": "array",
                     "minItems": 1,

@@ -7,7 +7,8 @@ strike; ``None`` where the run leaves it to its style). Pasting that writes one 
 insertion under the person's name whose runs carry that formatting, with no ``w:rPrChange``:
 Word records a paste as new text, never as text reformatted. Each paragraph break of the copy
 splits the paragraph where it falls (a tracked paragraph mark, as Enter makes), so ``A¶B``
-pasted inside ``xy|z`` reads ``xyA`` then ``Bz``; ``A¶`` pasted at the end of ``xyz`` adds an empty
+pasted inside ``xy|z`` reads ``xyA`` then ``Bz``. Over a selection across paragraphs (``endBlockId``)
+the selection is first deleted as typing over it deletes it. ``A¶`` pasted at the end of ``xyz`` adds an empty
 paragraph after ``xyzA``. A copy starting with a break is refused at a paragraph's start (for now).
 """
 
@@ -26,6 +27,7 @@ from .markup import isolate, pieces_of, refuse_note_markers, runs_of
 from .ops_paragraph import insert_block
 from .ops_split_merge import split_block
 from .ops_text import live_text, replace_span, splits_character
+from .ops_typing import type_text
 from .paragraph_batch import revision_ids, updated
 from .registry import handles
 from .rpr import apply_formatting
@@ -125,6 +127,11 @@ def paste_runs(ctx: EditContext, op: Operation) -> Outcome:
             "unsupportedBlock", "a copy that ends with a paragraph break cannot end a table cell's text"
         )
     before = ctx.stamper.next_revision_id
+    if "endBlockId" in fields:  # over a selection across paragraphs: deleted as typing over it deletes it
+        across = {key: fields[key] for key in ("blockId", "endBlockId") if key in fields}
+        selection = {**across, "id": op.id, "type": "typeText", "offset": start, "text": ""}
+        type_text(ctx, Operation(op.id, "typeText", {**selection, "endOffset": fields.get("endOffset", 0)}))
+        end = start
     ctx.touch(block.element)
     replace_span(ctx, block, start, end, new)
     ctx.record_edit(block.id, start, end, start + len(new))
