@@ -15,6 +15,8 @@ Following Open-Xml-PowerTools and Docxodus, and the contract's three passes:
    block is paired by these weak passes only with one in the same grid column (never with a
    body block), so a deleted row and a paragraph added to another row's cell stay apart.
    Past the budget the gap is zipped directly: a coarser redline, never unbounded work.
+4. **Rows.** A table pair whose paragraph pairs cross rows is aligned again row by row, then cell
+   by cell (:mod:`.table_rows`).
 
 The result is an event stream in revised order with base-only blocks slotted where they sat,
 shared by :func:`~.versions.compare_docx_versions` and the redline generator so both read one
@@ -26,23 +28,14 @@ from __future__ import annotations
 import difflib
 from bisect import bisect_left
 from collections import Counter
-from dataclasses import dataclass
 
-from .model import Budget, Entry, same_place, similarity
+from .model import Budget, Entry, Event, same_place, similarity
+from .table_rows import realign_tables
 
 #: Word similarity from which two blocks in a gap count as one block edited.
 SIMILAR = 0.5
 #: Largest similarity table (cells) filled for one sub-gap; above it the gap is zipped.
 SIMILARITY_TABLE_CELLS = 40_000
-
-
-@dataclass(slots=True)
-class Event:
-    """One step of the alignment: ``pair`` (both set), ``base`` only or ``revised`` only."""
-
-    kind: str
-    base: Entry | None = None
-    revised: Entry | None = None
 
 
 def longest_increasing(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -209,7 +202,13 @@ def _emit(events: list[Event], bs: list[Entry], rs: list[Entry], pairs: list[tup
 
 
 def align(base: list[Entry], revised: list[Entry], budget: Budget) -> list[Event]:
-    """The alignment of two stories' entries as events in revised order (see the module text)."""
+    """The alignment of two stories' entries as events in revised order (see the module text),
+    tables whose pairs cross rows aligned again row by row (:mod:`.table_rows`)."""
+    return realign_tables(_paragraphs(base, revised, budget), budget, _paragraphs)
+
+
+def _paragraphs(base: list[Entry], revised: list[Entry], budget: Budget) -> list[Event]:
+    """The paragraph alignment: anchors, then each gap between them (see the module text)."""
     candidates = _candidates(base, revised)
     anchors = longest_increasing(candidates)
     kept = set(anchors)

@@ -203,6 +203,15 @@ def kept_share(a: Entry, b: Entry) -> float:
 
 
 @dataclass(slots=True)
+class Event:
+    """One step of an alignment: ``pair`` (both set), ``base`` only or ``revised`` only."""
+
+    kind: str
+    base: Entry | None = None
+    revised: Entry | None = None
+
+
+@dataclass(slots=True)
 class Budget:
     """Cells of quadratic work left, per kind; shared by every story pair of one comparison."""
 

@@ -308,6 +308,35 @@ def test_rows_added_in_order_and_row_deleted() -> None:
     assert len(document.findall(f".//{W}trPr/{W}del")) == 1
 
 
+def _rows(data: bytes, resolve: str) -> list[list[str]]:
+    """The first table's rows, each cell's text, after our accept-all or reject-all."""
+    reviewer = DocxReviewer.from_bytes(data)
+    reviewer.accept_all() if resolve == "accept" else reviewer.reject_all()
+    table = etree.fromstring(zipfile.ZipFile(BytesIO(reviewer.to_bytes())).read("word/document.xml"))
+    return [
+        ["".join(t.text or "" for t in tc.iter(W + "t")) for tc in tr.iter(W + "tc")]
+        for tr in table.iter(W + "tr")
+    ]
+
+
+@pytest.mark.parametrize("backwards", [False, True])
+def test_a_row_removed_while_words_shift_between_rows(backwards: bool) -> None:
+    """[1 2 3] [4 Lorem. 6] [7 8 9] → [1 2 3] [Lorem. 8 9]: "Lorem." and "8 9" recur in other rows
+    and columns, so their paragraphs pair across rows. The redline goes row by row as WmlComparer
+    does: the second row's cells rewritten, the third row deleted whole (or, the other way round,
+    inserted whole), and accepting or rejecting gives each version's rows and cells."""
+    long = [["1", "2", "3"], ["4", "Lorem.", "6"], ["7", "8", "9"]]
+    short = [["1", "2", "3"], ["Lorem.", "8", "9"]]
+    first, second = (short, long) if backwards else (long, short)
+    base, revised = make_docx(_table(first) + p()), make_docx(_table(second) + p())
+    out = _redline(base, revised)
+    assert (_rows(out, "accept"), _rows(out, "reject")) == (second, first)
+    row_mark = "ins" if backwards else "del"
+    document = etree.fromstring(zipfile.ZipFile(BytesIO(out)).read("word/document.xml"))
+    assert len(document.findall(f".//{W}trPr/{W}{row_mark}")) == 1
+    assert_schema_no_new_errors(out, base)
+
+
 def test_header_change_and_stories_only_one_version_has() -> None:
     header = "<w:p><w:r><w:t>Confidential draft</w:t></w:r></w:p>"
     base = make_docx(p("Body."), header=header)
