@@ -12,8 +12,10 @@ insides:
   replaces, else at the same place of the paragraph's accepted text as in the revised one
   (counted in characters, as a note reference is placed), with the white space before it the
   base lacks. A picture's image part is copied into the base package (a part with the same
-  bytes is reused) and related from the story's part; a unit pointing at an external link or at
-  a part with relationships of its own (a chart, SmartArt) is not copied;
+  bytes is reused) and related from the story's part; a part with relationships of its own (a
+  chart, SmartArt) is copied with every part it reaches (:mod:`.part_copy`), and SmartArt's data
+  part is pointed at the copy of its drawn shapes; a unit pointing at an external link, or at a
+  part missing from the revised package, is not copied;
 - paired paragraphs, deleted ones (an equation is not in a run, so the words' deletion leaves
   it) and added ones: an added paragraph is found among those the story's write made, in
   order, by its accepted text.
@@ -32,11 +34,12 @@ from lxml import etree
 from ..edit.markup import _split_run, delete_runs, isolate, make_runs, pieces_of, runs_of, template_rpr
 from ..edit.stamp import Stamper
 from ..hashing import normalize_text
+from ..package import Package
 from ..vocabulary import DELETED, INSERTED, RANGE_MARKUP
 from ..xmlutil import NS, R, W
 from .align import Event
-from .header_footer import fresh_name
 from .note_changes import offset_of, place_at
+from .part_copy import PartCopier, complete
 from .units import M, UnitReader
 
 _R, _RPR, _PPR, _INS, _DEL = W + "r", W + "rPr", W + "pPr", W + "ins", W + "del"
@@ -45,6 +48,7 @@ _DOC_PR = "{%s}docPr" % NS["wp"]
 _REL_ATTR = R.strip("{}")
 Unit = tuple[str, etree._Element]
 _DROPPED = RANGE_MARKUP | DELETED
+_SHAPES = "{http://schemas.microsoft.com/office/drawing/2008/diagram}dataModelExt"
 
 
 def _accepted(p: etree._Element) -> str:
@@ -82,6 +86,7 @@ class UnitWriter:
         self._stamper_of = stamper
         self._stamper: Stamper | None = None
         self._imported: dict[str, str] = {}
+        self._parts = PartCopier(revised.package, base.package)
         self._doc_pr: int | None = None
         #: units deleted whole, and revised units with their copies: a text box drawn in one is
         #: written with it, not a story only one version has
@@ -182,18 +187,16 @@ class UnitWriter:
     # ------------------------------------------------------------------ insertion
     def _copyable(self, el: etree._Element, r: etree._Element | None) -> bool:
         source = _source(el, r) if r is not None else None
-        return source is not None and all(self._leaf(rel_id) for rel_id in _rel_ids(source))
+        return source is not None and all(self._importable(rel_id) for rel_id in _rel_ids(source))
 
-    def _leaf(self, rel_id: str) -> bool:
-        """Whether relationship ``rel_id`` of the revised story points at a part we can copy."""
+    def _importable(self, rel_id: str) -> bool:
+        """Whether relationship ``rel_id`` of the revised story points at parts we can copy."""
         rel = self.revised.relations.get(rel_id)
         package = self.revised.package
-        return (
-            rel is not None
-            and not rel.external
-            and package.has_part(rel.target)
-            and not package.has_part(package.relationships_part(rel.target))
-        )
+        if rel is None or rel.external or not complete(package, rel.target):
+            return False
+        shapes = _shape_links(package, rel.target) if rel.rel_type.endswith("/diagramData") else []
+        return all(self._importable(ext.get("relId", "")) for ext in shapes)
 
     def _insert(
         self, p: etree._Element, el: etree._Element, r: etree._Element, after: etree._Element | None
@@ -254,16 +257,19 @@ class UnitWriter:
         if rel_id in self._imported:
             return self._imported[rel_id]
         rel = self.revised.relations[rel_id]
-        data = self.revised.package.read_bytes(rel.target)
-        package, part = self.base.package, self.base.part
-        for mine in package.relationships(part):
-            same = mine.rel_type == rel.rel_type and not mine.external and package.has_part(mine.target)
-            if same and package.read_bytes(mine.target) == data:
-                self._imported[rel_id] = mine.rel_id
-                return mine.rel_id
-        name = fresh_name(package, rel.target)
-        package.put_bytes(name, data, self.revised.package.content_type(rel.target))
+        package, part, source = self.base.package, self.base.part, self.revised.package
+        if not source.has_part(source.relationships_part(rel.target)):
+            data = source.read_bytes(rel.target)
+            for mine in package.relationships(part):
+                same = mine.rel_type == rel.rel_type and not mine.external and package.has_part(mine.target)
+                if same and package.read_bytes(mine.target) == data:
+                    self._imported[rel_id] = mine.rel_id
+                    return mine.rel_id
+        name = self._parts.copy(rel.target)
         self._imported[rel_id] = package.add_relationship(part, rel.rel_type, name)
+        for ext in _shape_links(package, name) if rel.rel_type.endswith("/diagramData") else []:
+            ext.set("relId", self._import(ext.get("relId", "")))
+            package.mark_dirty(name)
         return self._imported[rel_id]
 
 
@@ -291,6 +297,12 @@ def _settled(unit: etree._Element) -> etree._Element:
                 parent.insert(index, child)
         parent.remove(el)
     return unit
+
+
+def _shape_links(package: Package, data_part: str) -> list[etree._Element]:
+    """The ``dsp:dataModelExt`` elements of a SmartArt data part: each names, by a relationship
+    id *of the story part*, the drawn shapes Word and LibreOffice render."""
+    return list(package.xml(data_part).iter(_SHAPES))
 
 
 def _rel_ids(root: etree._Element) -> set[str]:

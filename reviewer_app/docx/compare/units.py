@@ -8,7 +8,8 @@ id (each package numbers those its own way). A text box's paragraphs are a story
 (:mod:`.stories`); here the box counts only as the object it is drawn in.
 
 The redline writes words through the edit engine and units whole (:mod:`.unit_changes`); a unit
-difference it cannot write (a chart, a unit of a moved paragraph) is named by :func:`unit_report`,
+difference it cannot write (a drawing linked to a file outside the package, a unit of a moved
+paragraph) is named by :func:`unit_report`,
 with its place, for the redline's report (a difference left out must never be silent). A space
 turned non-breaking, or a line break or tab added or removed, is a text change
 (:func:`spaces_differ`): the comparison key reads all of them as one space.
