@@ -189,15 +189,19 @@ class LiveEditorBridge:
         """Scroll to and highlight a block or an exact range; False for a stale or missing target.
 
         A range is stale when the block's text at its offsets no longer hashes to the range's
-        ``selectedTextHash`` (the text it was found on changed since). A shown range is also
-        selected, with the caret at its end, as Word's Go To and Find leave it: the person's next
-        key types over it, and Shift+arrows go on from it.
+        ``selectedTextHash`` (the text it was found on changed since). The caret goes there, as
+        Word's Go To and Find leave it: a shown block gets it at its start; a shown range is
+        selected with the caret at its end, so the person's next key types over it and
+        Shift+arrows go on from it.
         """
         block_id = target.get("blockId")
         if not isinstance(block_id, str):
             return False
         if target.get("type") != "textRange":
-            return self.view.show_block(block_id)
+            if not self.view.show_block(block_id):
+                return False
+            self.view.move_caret(Caret(block_id, 0))
+            return True
         block = self.controller.snapshot().block(block_id)
         start, end = int(target["startOffset"]), int(target["endOffset"])
         if block is None or end > len(block.text):

@@ -132,3 +132,17 @@ def test_the_agent_reads_a_dragged_selection_and_the_caret_ends_where_the_drag_d
     )
     ask(window, loop, "Explain this term.")
     assert results_of(server, "read_selection") == [{"text": text[start : end + 1]}]
+
+
+def test_a_block_the_agent_shows_gets_the_caret_at_its_start(
+    window: MainWindow, qtbot: Any, loop: Any, server: FakeAnthropic
+) -> None:
+    view = window.page_view
+    original = text_of(window, CLAUSE_12_4)
+    server.add(reply(tool("show_in_document", {"blockId": CLAUSE_12_4})), reply("Here is clause 12.4."))
+    ask(window, loop, "Where do we deal with sub-processors?")
+    assert results_of(server, "show_in_document") == [{"shown": True}]
+    assert view.caret() == Caret(CLAUSE_12_4, 0) and view.selection_ends() is None
+    QTest.keyClick(window.chat.input, Qt.Key.Key_F6)
+    QTest.keyClicks(view, "Subject to clause 12.5, ")
+    assert text_of(window, CLAUSE_12_4) == "Subject to clause 12.5, " + original
