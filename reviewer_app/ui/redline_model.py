@@ -24,10 +24,10 @@ from PySide6.QtCore import (
 
 from ..agent.triage import Recommendation
 from ..docx.reviewer import DocxReviewer
+from ..docx.sections import parse_section, section_elements
 from ..docx.xmlutil import W, is_on
 from .comment_thread_widget import format_comment_date
 from .pageview.records import shown_label
-from .pageview.sections import parse_section, section_elements
 
 #: 0-based page of a block (as ``PageIndex.page_of_block`` answers), None when not laid out
 PageLookup = Callable[[str], int | None]

@@ -10,69 +10,25 @@ from __future__ import annotations
 from lxml import etree
 
 from ..blocks import Block
+from ..sections import MIN_TEXT, parse_section, section_of
 from ..xmlutil import W, is_on
 from .context import EditContext
 from .paragraph_batch import batch_state
 from .table_markup import Look, declare_w14, new_paragraph
-from .table_xml import int_value, outermost_table
+from .table_xml import outermost_table
 
 _P, _TBL = W + "p", W + "tbl"
 _BLOCK_TAGS = frozenset((_P, _TBL, W + "sdt", W + "customXml"))
-_UNITS = {"mm": 56.6929, "cm": 566.929, "in": 1440.0, "pt": 20.0, "pc": 240.0, "pi": 240.0}
 FALLBACK_TEXT_WIDTH = 9000
 
 
 # ------------------------------------------------------------------ section width
-def _twips(raw: str | None) -> float | None:
-    if raw is None:
-        return None
-    raw = raw.strip()
-    for unit, factor in _UNITS.items():
-        if raw.endswith(unit):
-            try:
-                return float(raw[: -len(unit)]) * factor
-            except ValueError:
-                return None
-    try:
-        return float(raw)
-    except ValueError:
-        return None
-
-
-def _section_of(body: etree._Element, el: etree._Element, after: bool) -> etree._Element | None:
-    """The ``w:sectPr`` of the section a block placed beside ``el`` lands in (``after`` it: a section
-    break carried by ``el`` itself closes the section before): the next one in body order, else the
-    body's."""
-    top = el
-    while top.getparent() is not None and top.getparent() is not body:
-        top = top.getparent()
-    if top.getparent() is body:
-        for sibling in top.itersiblings() if after else (top, *top.itersiblings()):
-            if sibling.tag == _P:
-                sect = sibling.find(W + "pPr/" + W + "sectPr")
-                if sect is not None:
-                    return sect
-            elif sibling.tag == W + "sectPr":
-                return sibling
-    return body.find(W + "sectPr")
-
-
 def text_width(body: etree._Element, el: etree._Element, after: bool = False) -> int:
-    """The text width (twips) where a block beside ``el`` lands: page width minus margins and gutter,
-    one column's width when the section has several; :data:`FALLBACK_TEXT_WIDTH` when unknown."""
-    sect = _section_of(body, el, after)
-    size = sect.find(W + "pgSz") if sect is not None else None
-    margins = sect.find(W + "pgMar") if sect is not None else None
-    page = _twips(size.get(W + "w")) if size is not None else None
-    if page is None:
-        return FALLBACK_TEXT_WIDTH
-    for side in ("left", "right", "gutter"):
-        page -= (_twips(margins.get(W + side)) or 0) if margins is not None else 0
-    cols = sect.find(W + "cols")
-    count = int_value(cols, "num", 1) if cols is not None else 1
-    if count > 1:
-        page = (page - (_twips(cols.get(W + "space")) or 720) * (count - 1)) / count
-    return int(page) if page >= 720 else FALLBACK_TEXT_WIDTH
+    """The text width (twips) where a block beside ``el`` lands: one text column of its section;
+    :data:`FALLBACK_TEXT_WIDTH` when the section states no page size."""
+    props = parse_section(section_of(body, el, after))
+    width = props.column_width
+    return int(width) if props.page_stated and width >= MIN_TEXT else FALLBACK_TEXT_WIDTH
 
 
 def split_width(total: int, count: int) -> list[int]:

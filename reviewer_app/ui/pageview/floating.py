@@ -21,10 +21,10 @@ from PySide6.QtCore import QRectF, QUrl
 from PySide6.QtGui import QColor, QImage, QPainter, QTextDocument
 
 from ...docx.package import Package
+from ...docx.sections import SectionProps
 from ...docx.xmlutil import NS, W
 from .images import EMU_PER_LU, extent_size, graphic_label, image_url, placeholder_url, rel_target
 from .qformats import TWIPS
-from .sections import SectionProps
 
 _WP = "{%s}" % NS["wp"]
 _A = "{%s}" % NS["a"]
