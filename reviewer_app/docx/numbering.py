@@ -15,7 +15,7 @@ and hidden levels (``w:vanish``) behave as in Word.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from lxml import etree
 
@@ -54,6 +54,8 @@ class Level:
     pstyle: str | None = None
     font: str | None = None
     custom_format: str | None = None
+    #: the ``w:lvl`` itself, whose ``w:pPr``/``w:rPr`` the page view lays the label and item out with
+    element: etree._Element | None = field(default=None, compare=False, repr=False)
 
 
 def _num_fmt(lvl: etree._Element) -> tuple[str, str | None]:
@@ -95,6 +97,7 @@ def parse_level(lvl: etree._Element) -> Level | None:
         pstyle=child_val(lvl, "pStyle"),
         font=None if fonts is None else (fonts.get(W + "ascii") or fonts.get(W + "hAnsi")),
         custom_format=custom,
+        element=lvl,
     )
 
 

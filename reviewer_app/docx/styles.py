@@ -1,17 +1,18 @@
-"""Style look-ups the engine needs: paragraph styles, heading levels, outline levels, style numbering.
+"""Style look-ups: paragraph styles, heading levels, outline levels, style numbering, style chains.
 
 Word stores most of what makes a paragraph a heading or a list item on its *style*, not on the
 paragraph, and a style inherits from its ``w:basedOn`` parent. This module answers those
-questions once per document from ``word/styles.xml`` so that the block model and the numbering
-resolver never walk the style tree themselves. Hostile or broken files are expected: a missing
-styles part, unknown ids and ``w:basedOn`` cycles all yield "no information", never an error.
+questions once per document from ``word/styles.xml`` so that the block model, the numbering
+resolver and the page view's formatting never index or walk the style tree themselves. Hostile
+or broken files are expected: a missing styles part, unknown ids and ``w:basedOn`` cycles all
+yield "no information", never an error.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from lxml import etree
 
@@ -38,6 +39,8 @@ class _Style:
     outline_level: int | None
     num_id: str | None
     ilvl: int | None
+    #: the ``w:style`` itself, for readers of its formatting (the page view)
+    element: etree._Element = field(compare=False, repr=False)
 
 
 def _parse_style(el: etree._Element) -> _Style | None:
@@ -59,6 +62,7 @@ def _parse_style(el: etree._Element) -> _Style | None:
         outline_level=outline if outline is not None and 0 <= outline <= _BODY_TEXT_OUTLINE else None,
         num_id=(child_val(num_pr, "numId") or "").strip() or None,
         ilvl=ilvl if ilvl is not None and 0 <= ilvl <= 8 else None,
+        element=el,
     )
 
 
@@ -73,7 +77,8 @@ class StyleIndex:
     def __init__(self, root: etree._Element | None) -> None:
         self._styles: dict[str, _Style] = {}
         self._paragraph_ids: list[str] = []
-        self._default_paragraph: str | None = None
+        #: the first ``w:default="1"`` style of each type
+        self._defaults: dict[str, str] = {}
         self._heading_cache: dict[str | None, int | None] = {}
         self._numbering_cache: dict[str | None, tuple[str | None, int | None]] = {}
         if root is None:
@@ -85,8 +90,8 @@ class StyleIndex:
             self._styles[style.style_id] = style
             if style.style_type == "paragraph":
                 self._paragraph_ids.append(style.style_id)
-                if style.is_default and self._default_paragraph is None:
-                    self._default_paragraph = style.style_id
+            if style.is_default:
+                self._defaults.setdefault(style.style_type, style.style_id)
 
     # -- identity ---------------------------------------------------------------------------
 
@@ -105,7 +110,17 @@ class StyleIndex:
     @property
     def default_paragraph_style_id(self) -> str | None:
         """The ``w:default="1"`` paragraph style: what a paragraph without ``w:pStyle`` uses."""
-        return self._default_paragraph
+        return self._defaults.get("paragraph")
+
+    def default_style_id(self, style_type: str) -> str | None:
+        """The ``w:default="1"`` style of a type: what a run without ``w:rStyle`` (``"character"``)
+        or a table without ``w:tblStyle`` (``"table"``) uses."""
+        return self._defaults.get(style_type)
+
+    def element(self, style_id: str | None) -> etree._Element | None:
+        """The ``w:style`` of ``style_id`` (None when unknown), for readers of its formatting."""
+        style = self._styles.get(style_id) if style_id else None
+        return style.element if style else None
 
     def style_type(self, style_id: str | None) -> str | None:
         """``"paragraph"``, ``"character"``, ``"table"``, ``"numbering"`` or ``None`` if unknown."""
@@ -131,6 +146,11 @@ class StyleIndex:
             chain.append(current)
             current = self._styles[current].based_on
         return chain
+
+    def chain_elements(self, style_id: str | None) -> list[etree._Element]:
+        """The ``w:style`` elements of :meth:`based_on_chain`, nearest first: what the page view
+        layers a style's formatting from."""
+        return [self._styles[sid].element for sid in self.based_on_chain(style_id)]
 
     def _chain(self, style_id: str | None) -> Iterator[_Style]:
         for sid in self.based_on_chain(style_id):

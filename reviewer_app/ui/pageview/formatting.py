@@ -108,26 +108,15 @@ class FormatResolver:
         self.themes = theme_fonts(document)
         self.settings = document_settings(document)
         root = document.part_root("styles")
-        self._styles: dict[str, etree._Element] = {}
-        self._default_char: str | None = None
-        self._default_table: str | None = None
+        self.styles = document.styles
+        self._default_char = self.styles.default_style_id("character")
+        self._default_table = self.styles.default_style_id("table")
         defaults_r: dict[str, Any] = {}
         defaults_p: dict[str, Any] = {}
-        if root is not None:
-            for el in root.iterchildren(W + "style"):
-                sid = el.get(W + "styleId")
-                if sid and sid not in self._styles:
-                    self._styles[sid] = el
-                    if el.get(W + "default") in ("1", "true", "on"):
-                        kind = el.get(W + "type")
-                        if kind == "character" and self._default_char is None:
-                            self._default_char = sid
-                        elif kind == "table" and self._default_table is None:
-                            self._default_table = sid
-            defaults = root.find(W + "docDefaults")
-            if defaults is not None:
-                defaults_r = parse_rpr(defaults.find(f"{W}rPrDefault/{W}rPr"), self.themes)
-                defaults_p = parse_ppr(defaults.find(f"{W}pPrDefault/{W}pPr"))
+        defaults = root.find(W + "docDefaults") if root is not None else None
+        if defaults is not None:
+            defaults_r = parse_rpr(defaults.find(f"{W}rPrDefault/{W}rPr"), self.themes)
+            defaults_p = parse_ppr(defaults.find(f"{W}pPrDefault/{W}pPr"))
         if "font" not in defaults_r:
             defaults_r["font"] = "Times New Roman" if root is not None else self.themes["minor"]
         if "size_hp" not in defaults_r:
@@ -139,15 +128,11 @@ class FormatResolver:
         self._para_cache: dict[tuple[Any, ...], ParaProps] = {}
         self._rpr_layers: dict[tuple[Any, ...], dict[str, Any]] = {}
         self._numbering_layers: dict[tuple[str, int], tuple[dict[str, Any], dict[str, Any]]] = {}
-        self._numbering_root = document.part_root("numbering")
-        self._levels: dict[tuple[str, int], etree._Element | None] = {}
-        self._nums: dict[str, etree._Element] | None = None
-        self._abstracts: dict[str, etree._Element] | None = None
 
     # -- style chains ------------------------------------------------------------------------
     def style(self, style_id: str | None) -> etree._Element | None:
         """The ``w:style`` element of ``style_id`` (None when unknown)."""
-        return self._styles.get(style_id) if style_id else None
+        return self.styles.element(style_id)
 
     def _chain(self, style_id: str | None, kind: str) -> tuple[dict[str, Any], dict[str, Any]]:
         """(pPr layer, rPr layer) of a style merged along its basedOn chain, root first."""
@@ -155,17 +140,9 @@ class FormatResolver:
         cached = self._chain_cache.get(key)
         if cached is not None:
             return cached
-        chain: list[etree._Element] = []
-        seen: set[str] = set()
-        current = style_id
-        while current and current not in seen and current in self._styles:
-            seen.add(current)
-            chain.append(self._styles[current])
-            based = self._styles[current].find(W + "basedOn")
-            current = based.get(W + "val") if based is not None else None
         p_layer: dict[str, Any] = {}
         r_layer: dict[str, Any] = {}
-        for el in reversed(chain):
+        for el in reversed(self.styles.chain_elements(style_id)):
             p_layer = _merge_ppr(p_layer, parse_ppr(el.find(W + "pPr")))
             r_layer.update(parse_rpr(el.find(W + "rPr"), self.themes))
         self._chain_cache[key] = (p_layer, r_layer)
@@ -178,38 +155,8 @@ class FormatResolver:
     # -- numbering levels --------------------------------------------------------------------
     def numbering_level(self, num_id: str, ilvl: int) -> etree._Element | None:
         """The ``w:lvl`` element a paragraph's list reference shows (override first)."""
-        key = (num_id, ilvl)
-        if key not in self._levels:
-            self._levels[key] = self._find_level(num_id, ilvl)
-        return self._levels[key]
-
-    def _find_level(self, num_id: str, ilvl: int) -> etree._Element | None:
-        if self._nums is None:
-            self._index_numbering()
-        assert self._nums is not None and self._abstracts is not None
-        num = self._nums.get(num_id)
-        if num is not None:
-            for override in num.iterchildren(W + "lvlOverride"):
-                lvl = override.find(W + "lvl")
-                if override.get(W + "ilvl") == str(ilvl) and lvl is not None:
-                    return lvl
-        abstract = self._abstracts.get(self.document.numbering.abstract_id(num_id) or "")
-        if abstract is not None:
-            for lvl in abstract.iterchildren(W + "lvl"):
-                if lvl.get(W + "ilvl") == str(ilvl):
-                    return lvl
-        return None
-
-    def _index_numbering(self) -> None:
-        """``w:num`` by numId and ``w:abstractNum`` by id, once (the first kept, as Word does)."""
-        self._nums, self._abstracts = {}, {}
-        root = self._numbering_root
-        if root is None:
-            return
-        for num in root.iterchildren(W + "num"):
-            self._nums.setdefault(num.get(W + "numId") or "", num)
-        for abstract in root.iterchildren(W + "abstractNum"):
-            self._abstracts.setdefault(abstract.get(W + "abstractNumId") or "", abstract)
+        level = self.document.numbering.level(num_id, ilvl)
+        return level.element if level is not None else None
 
     def _numbering_layer(self, num_id: str, ilvl: int) -> tuple[dict[str, Any], dict[str, Any]]:
         key = (num_id, ilvl)
