@@ -79,3 +79,34 @@ def test_keys_that_would_delete_a_section_break_are_refused_and_say_why(window: 
     QTest.keyClick(view, Qt.Key.Key_Delete)
     assert [c["type"] for c in mine(window)].count("paragraphMarkDeleted") == 1
     assert text_of(window, FIRST_OF_TWO) == before[2]
+
+
+LANDSCAPE = '<w:pgSz w:w="15840" w:h="12240" w:orient="landscape"/>' + PAGE[PAGE.index("<w:pgMar") :]
+
+
+def test_shift_down_stops_at_the_end_of_a_section_laid_out_on_pages_of_another_size(
+    qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A schedule in landscape after a page break is laid out apart from the pages before it, and a
+    selection cannot reach into it yet: Shift+Down on the last line before it leaves the caret and
+    the selection as they were, so Delete never acts on a selection the caret has left behind."""
+    body = (
+        p("The portrait part ends here.", LAST_OF_ONE, ppr=f"<w:sectPr>{PAGE}</w:sectPr>")
+        + p("The landscape schedule starts here.", FIRST_OF_TWO)
+        + f"<w:sectPr>{LANDSCAPE}</w:sectPr>"
+    )
+    source = tmp_path / "source" / "landscape.docx"
+    source.parent.mkdir()
+    source.write_bytes(make_docx(body))
+    window = window_on_copy(qtbot, source, tmp_path, monkeypatch, ME)
+    view = window.page_view
+    click_at(view, qtbot, LAST_OF_ONE, 4)
+    QTest.keyClick(view, Qt.Key.Key_Right, Qt.KeyboardModifier.ShiftModifier)
+    QTest.keyClick(view, Qt.Key.Key_Down, Qt.KeyboardModifier.ShiftModifier)  # into the landscape pages
+    assert view.caret() == Caret(LAST_OF_ONE, 5)
+    assert view.selection_ends() == (Caret(LAST_OF_ONE, 4), Caret(LAST_OF_ONE, 5))
+    QTest.keyClick(view, Qt.Key.Key_Delete)
+    assert text_of(window, LAST_OF_ONE) == "The ortrait part ends here."
+    assert text_of(window, FIRST_OF_TWO) == "The landscape schedule starts here."
+    QTest.keyClick(view, Qt.Key.Key_Down)  # without Shift the caret goes on into the landscape pages
+    assert view.caret() is not None and view.caret().block_id == FIRST_OF_TWO

@@ -272,8 +272,18 @@ class CaretInteraction:
             return
         if self._selection_anchor is None:
             self._selection_anchor = self._caret
+        if self._across_documents(self._selection_anchor, caret):
+            return  # the caret stays with the selection it extends (see _across_documents)
         self._set_caret(caret)
         self.select_between(self._selection_anchor, caret)
+
+    def _across_documents(self: Any, anchor: Caret, caret: Caret) -> bool:
+        """Whether two body places lie in sections laid out apart (pages of another size or
+        margins after a page break): a selection cannot span them yet, so a Shift+key stops at the
+        section's end rather than leave the caret beyond a selection it no longer matches."""
+        layout = self._layout
+        first, second = layout.by_id.get(anchor.block_id), layout.by_id.get(caret.block_id)
+        return first is not None and second is not None and first.doc_index != second.doc_index
 
     def select_between(self: Any, anchor: Caret, caret: Caret) -> None:
         """Select from ``anchor`` to ``caret`` (in either order, across paragraphs of one section)."""
