@@ -39,12 +39,12 @@ from PySide6.QtGui import (
     QTextTable,
 )
 
+from ...docx.format_resolver import FormatResolver
 from ...docx.numformats import symbol_font_text
 from ...docx.table_grid import GridCell, TableGrid
 from ...docx.text import NoteNumbers, paragraph_mark_state
 from ...docx.xmlutil import W
 from .floating import Floating, read_floating
-from .formatting import FormatResolver
 from .images import describe_object
 from .long_words import BREAK_MARK, long_word_cuts
 from .qformats import TWIPS, script_of

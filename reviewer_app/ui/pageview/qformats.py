@@ -28,8 +28,8 @@ from PySide6.QtGui import (
 )
 from PySide6.QtGui import QTextOption as _QTextOption
 
+from ...docx.format_props import ParaProps, RunProps
 from .fonts import families_for, line_gap_factor, register_bundled_fonts, without_ligatures
-from .formatting import ParaProps, RunProps
 
 #: Layout units per inch.
 LU_PER_INCH = 720

@@ -13,10 +13,11 @@ from lxml import etree
 from PySide6.QtGui import QTextTable
 
 from ...docx.blocks import Block
+from ...docx.format_props import Border
+from ...docx.format_resolver import FormatResolver
 from ...docx.package import Package
 from ...docx.vocabulary import BLOCK_WRAPPERS
 from ...docx.xmlutil import MC, W
-from .formatting import Border, FormatResolver
 from .qformats import FormatFactory
 
 MODES = ("all", "none", "original")

@@ -29,9 +29,10 @@ from PySide6.QtGui import (
     QTextTableFormat,
 )
 
+from ...docx.format_props import Border, element_key, parse_border
+from ...docx.format_resolver import FormatResolver
 from ...docx.table_grid import DEFAULT_CELL_MARGINS, GridCell, GridRow, TableGrid, read_margins
 from ...docx.xmlutil import W
-from .formatting import Border, FormatResolver, element_key, parse_border
 from .pages import line_top
 from .qformats import TWIPS
 

@@ -1,8 +1,8 @@
-"""Word's formatting properties as the page view reads them, one ``w:rPr``/``w:pPr`` layer at a time.
+"""Word's formatting properties of runs and paragraphs, read one ``w:rPr``/``w:pPr`` layer at a time.
 
-:mod:`.formatting` stacks these layers (defaults, styles, list level, direct formatting) into
-the effective :class:`RunProps` and :class:`ParaProps` of each run and paragraph. Values stay
-in Word's units: twips, half-points, ``RRGGBB``.
+:mod:`.format_resolver` stacks these layers (defaults, styles, list level, direct formatting)
+into the effective :class:`RunProps` and :class:`ParaProps` of each run and paragraph, which
+the page view turns into Qt formats. Values stay in Word's units: twips, half-points, ``RRGGBB``.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from typing import Any
 
 from lxml import etree
 
-from ...docx.blocks import direct_indentation
-from ...docx.xmlutil import W, int_attr, is_on
+from .blocks import direct_indentation
+from .xmlutil import W, int_attr, is_on
 
 #: ``w:highlight`` names (ST_HighlightColor) as RGB.
 HIGHLIGHTS = {
