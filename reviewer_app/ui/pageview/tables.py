@@ -93,16 +93,7 @@ def _table_borders(
 ) -> dict[str, Border | None]:
     """Table-level borders: the style's ``w:tblBorders`` overridden side by side by the table's own."""
     found: dict[str, Border | None] = {}
-    chain: list[etree._Element] = []
-    current, seen = style_id, set()
-    while current and current not in seen:
-        seen.add(current)
-        style = resolver.style(current)
-        if style is None:
-            break
-        chain.append(style)
-        based = style.find(W + "basedOn")
-        current = based.get(W + "val") if based is not None else None
+    chain = resolver.styles.chain_elements(style_id)
     sources = [s.find(f"{W}tblPr/{W}tblBorders") for s in reversed(chain)]
     tblpr = tbl.find(W + "tblPr")
     sources.append(tblpr.find(W + "tblBorders") if tblpr is not None else None)
