@@ -11,11 +11,11 @@ from __future__ import annotations
 import gc
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from itertools import chain, compress
-from operator import is_not
+from operator import attrgetter, is_not
 from typing import overload
 
 from lxml import etree
@@ -89,6 +89,23 @@ def _label_end(block: Block, title: str | None, table_label: bool, is_title: boo
     return 0
 
 
+def _labelled_share(facts: Facts) -> xrefs.LabelBlock | None:
+    return facts.label_block if facts.may_label else None
+
+
+#: The checker's per-block sums (attribute names, by position) and what a block adds to each
+#: (nothing when it is empty or false): the term definitions, term-like titles, party names,
+#: borrowed-terms cues, labels references may point at, references, local findings, numbers.
+_SHARES: tuple[tuple[str, Callable[[Facts], object]], ...] = (
+    ("_definitions", attrgetter("term_block.definitions")),
+    ("_labels", attrgetter("label")),
+    ("_party_names", attrgetter("parties")),
+    ("_borrowing", attrgetter("borrows_terms")),
+    ("_labelled", _labelled_share),
+    ("_references", attrgetter("references")),
+    ("_local", attrgetter("local")),
+    ("_manual", attrgetter("manual")),
+)
 #: A re-check reads only the changed blocks when no more than this many changed.
 _INCREMENTAL_LIMIT = 64
 #: What a block must keep for its context (heading state, label) to be known unchanged.
@@ -222,12 +239,8 @@ class Checker:
         self._order = snapshot.memo("check_order", lambda snap: {b.id: i for i, b in enumerate(snap.blocks)})
         # every block's lower-case words counted at once (C-level), not block by block
         self._vocabulary = Counter(chain.from_iterable(facts.lower_words for facts in self._facts))
-        for cache in (self._definitions, self._labels, self._party_names, self._labelled, self._borrowing):
-            cache.clear()
-        for cache in (self._references, self._local, self._manual):
-            cache.clear()
-        for position, facts in enumerate(self._facts):
-            self._remember(position, facts)
+        for name, share in _SHARES:  # each sum made at once, with C-level getters
+            setattr(self, name, {p: value for p, value in enumerate(map(share, self._facts)) if value})
         self._index = None
         self._targets = None
         self._gaps = None
@@ -253,18 +266,10 @@ class Checker:
 
     def _remember(self, position: int, facts: Facts) -> None:
         """Add a block's share of the sums, but for its words (see :meth:`_swap`)."""
-        for cache, value in (
-            (self._definitions, facts.term_block.definitions),
-            (self._labels, facts.label),
-            (self._party_names, facts.parties),
-            (self._borrowing, facts.borrows_terms),
-            (self._labelled, facts.label_block if facts.may_label else None),
-            (self._references, facts.references),
-            (self._local, facts.local),
-            (self._manual, facts.manual),
-        ):
+        for name, share in _SHARES:
+            value = share(facts)
             if value:
-                cache[position] = value  # type: ignore[index]
+                getattr(self, name)[position] = value
 
     def _forget(self, position: int, facts: Facts) -> None:
         """Take a block's share out of the sums, its words included."""
@@ -274,10 +279,8 @@ class Checker:
                 del self._vocabulary[word]
         if facts.terms is not None and facts.shape == self._shape():
             self._totals.remove(position, facts.terms)
-        for cache in (self._definitions, self._labels, self._party_names, self._labelled, self._borrowing):
-            cache.pop(position, None)
-        for cache in (self._references, self._local, self._manual):
-            cache.pop(position, None)
+        for name, _ in _SHARES:
+            getattr(self, name).pop(position, None)
 
     def _shape(self) -> object:
         return None if self._index is None else self._index.shape
