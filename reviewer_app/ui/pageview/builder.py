@@ -41,6 +41,7 @@ from PySide6.QtGui import (
 
 from ...docx.format_resolver import FormatResolver
 from ...docx.numformats import symbol_font_text
+from ...docx.paragraph_segments import StoryState, paragraph_segments
 from ...docx.table_grid import GridCell, TableGrid
 from ...docx.text import NoteNumbers, paragraph_mark_state
 from ...docx.xmlutil import W
@@ -49,7 +50,6 @@ from .images import describe_object
 from .long_words import BREAK_MARK, long_word_cuts
 from .qformats import TWIPS, script_of
 from .records import MODES, BuildContext, Flow, RenderedBlock, shown_label, story_items
-from .segments import StoryState, paragraph_segments
 from .slash_breaks import keep_slashed_words
 from .table_split import TablePart, split_table
 from .tables import TableFormats, cell_is_dark, is_top_aligned, keep_row, table_style_id

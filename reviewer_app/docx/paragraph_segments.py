@@ -5,18 +5,19 @@ sees once changes are accepted; this subclass follows the same rules (hidden run
 instructions, note markers, symbols) and additionally keeps what the page shows around that
 text: deleted runs, drawings, page breaks, comment ranges, the run each piece came from (for its
 formatting) and the revision it belongs to (for the author colour). Joining the ``clean`` of the
-segments gives the block's clean text exactly, which is how :class:`.page_index.PageIndex`
-turns laid-out lines back into the text the agent reads.
+segments gives the block's clean text exactly, which is how the page view's page index turns
+laid-out lines back into the text the agent reads. No Qt here: it is what the document says
+each stretch of a paragraph is; the page view decides how it looks.
 """
 
 from __future__ import annotations
 
 from lxml import etree
 
-from ...docx.numformats import format_number
-from ...docx.text import FieldState, NoteNumbers, TextWalk
-from ...docx.vocabulary import MOVES
-from ...docx.xmlutil import MC, W, is_on
+from .numformats import format_number
+from .text import FieldState, NoteNumbers, TextWalk
+from .vocabulary import MOVES
+from .xmlutil import MC, W, is_on
 
 _R, _SYM, _RPR = W + "r", W + "sym", W + "rPr"
 _FLD_CHAR, _INSTR, _FLD_SIMPLE = W + "fldChar", W + "instrText", W + "fldSimple"
