@@ -113,3 +113,13 @@ def test_a_copy_starting_with_a_paragraph_break_is_refused_at_a_paragraph_start(
     assert reviewer.snapshot().block(CLAUSE_5_2).text == text and reviewer.changes() == [
         c for c in reviewer.changes() if c["author"] != ME
     ]
+
+
+def test_a_line_break_inside_a_copied_run_is_pasted_as_a_line_break(reviewer: DocxReviewer) -> None:
+    text = reviewer.snapshot().block(CLAUSE_5_2).text
+    at = text.index("Each invoice")
+    runs = [[{"text": "Attn: Finance\nLondon ", "formatting": PLAIN}]]
+    assert paste(reviewer, CLAUSE_5_2, at, runs)["status"] == "committed"
+    [inserted] = reviewer.snapshot().block(CLAUSE_5_2).element.findall(f"{W}ins")
+    assert len(inserted.findall(f".//{W}br")) == 1
+    assert reviewer.snapshot().block(CLAUSE_5_2).text == text[:at] + "Attn: Finance\nLondon " + text[at:]

@@ -5,11 +5,14 @@ Copy in the page view reads the selected text as *paragraphs of runs* (:func:`co
 each run's text with the character formatting set on it directly (bold, italic, underline,
 strike; ``None`` where the run leaves it to its style). Pasting that writes one tracked
 insertion under the person's name whose runs carry that formatting, with no ``w:rPrChange``:
-Word records a paste as new text, never as text reformatted. Each paragraph break of the copy
-splits the paragraph where it falls (a tracked paragraph mark, as Enter makes), so ``A¶B``
-pasted inside ``xy|z`` reads ``xyA`` then ``Bz``. Over a selection across paragraphs (``endBlockId``)
-the selection is first deleted as typing over it deletes it. ``A¶`` pasted at the end of ``xyz`` adds an empty
-paragraph after ``xyzA``. A copy starting with a break is refused at a paragraph's start (for now).
+Word records a paste as new text, never as text reformatted. A line break inside a run (a
+``w:br`` where it was copied) is a line break again.
+
+Each paragraph break of the copy splits the paragraph where it falls (a tracked paragraph mark,
+as Enter makes), so ``A¶B`` pasted inside ``xy|z`` reads ``xyA`` then ``Bz``, and ``A¶`` pasted at
+the end of ``xyz`` adds an empty paragraph after ``xyzA``; a copy starting with a break is refused
+at a paragraph's start (for now). Over a selection across paragraphs (``endBlockId``) the
+selection is first deleted as typing over it deletes it.
 """
 
 from __future__ import annotations
@@ -107,8 +110,6 @@ def paste_runs(ctx: EditContext, op: Operation) -> Outcome:
     texts = ["".join(run["text"] for run in paragraph) for paragraph in paragraphs]
     new = "".join(texts)
     refuse_note_markers(new)
-    if any(ch in "\r\n" for ch in new):
-        raise Skip("unsupportedBlock", "a pasted run holds a line break; paragraphs are split by the list")
     start = fields["offset"]
     end = start + fields.get("length", 0)
     text = live_text(ctx, block)
