@@ -506,17 +506,13 @@ def _leader(
         painter.setPen(pen)
         painter.drawLine(QPointF(x0 + 30, y + 20), QPointF(x1 - 30, y + 20))
         return
+    # Word and LibreOffice set leader glyphs edge to edge ("......", not ". . ."): one glyph per advance
     glyph = {"hyphen": "-", "middleDot": "\u00b7", "heavy": "\u00b7"}.get(kind, ".")
     painter.setFont(font)
-    metrics = QFontMetricsF(font)
-    step = max(
-        1.0, metrics.horizontalAdvance(glyph + " ") if kind == "dot" else metrics.horizontalAdvance(glyph)
-    )
-    step = max(step, metrics.horizontalAdvance(glyph))
+    step = max(1.0, QFontMetricsF(font).horizontalAdvance(glyph))
     count = int((x1 - x0 - 60) // step)
     if count > 0:
-        x = x1 - 30 - count * step
-        painter.drawText(QPointF(x, y), (glyph + (" " if kind == "dot" else "")) * count)
+        painter.drawText(QPointF(x1 - 30 - count * step, y), glyph * count)
 
 
 def _anchor_point(
