@@ -17,8 +17,9 @@ an edited row with its base row even when rows were added around it.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
+from typing import Any
 
 from lxml import etree
 
@@ -64,14 +65,27 @@ def _place(
     return outer[-1], row
 
 
-def _tangled(pairs: list[tuple[etree._Element, etree._Element]]) -> bool:
+def _tangled(pairs: list[tuple[Hashable, Hashable]]) -> bool:
     """True when a row of either side has paragraphs paired with paragraphs of two rows of the other."""
-    forward: dict[etree._Element, set[etree._Element]] = {}
-    backward: dict[etree._Element, set[etree._Element]] = {}
+    forward: dict[Hashable, set[Hashable]] = {}
+    backward: dict[Hashable, set[Hashable]] = {}
     for b, r in pairs:
         forward.setdefault(b, set()).add(r)
         backward.setdefault(r, set()).add(b)
     return any(len(s) > 1 for s in forward.values()) or any(len(s) > 1 for s in backward.values())
+
+
+def _any_tangled(events: list[Event]) -> bool:
+    """Whether some pair of tables has tangled rows, by the rows' numbers in the blocks' table
+    places (``tableIndex``, ``rowIndex``): cheap, as every comparison with a table asks."""
+    pairs: dict[tuple[Any, Any], list[tuple[tuple[Any, Any], tuple[Any, Any]]]] = {}
+    for ev in events:
+        if ev.kind != "pair" or not ev.base.in_table or not ev.revised.in_table:
+            continue
+        b, r = ev.base.block.table or {}, ev.revised.block.table or {}
+        rows = (b.get("tableIndex"), b.get("rowIndex")), (r.get("tableIndex"), r.get("rowIndex"))
+        pairs.setdefault((b.get("outerTableIndex"), r.get("outerTableIndex")), []).append(rows)
+    return any(_tangled(rows) for rows in pairs.values())
 
 
 def _reindexed(entries: list[Entry]) -> list[Entry]:
@@ -129,6 +143,8 @@ def realign_tables(events: list[Event], budget: Budget, aligner: Aligner) -> lis
     A table pair is realigned only when its events form one stretch of their own, no other
     table's or body's paragraph among them, and neither table holds another.
     """
+    if not _any_tangled(events):
+        return events  # the usual case, told from the blocks' table places without the XML
     tables_b: dict[etree._Element, _Table] = {}
     tables_r: dict[etree._Element, _Table] = {}
     places = [(_place(ev.base, tables_b), _place(ev.revised, tables_r)) for ev in events]
