@@ -6,6 +6,7 @@ fields, content controls and tables in a footnote read exactly as they would in 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from lxml import etree
@@ -96,3 +97,53 @@ def read_story(doc: WordDocument, handle: dict[str, Any]) -> dict[str, Any] | No
     if container is None:
         return None
     return {"handle": handle, "text": _story_text(doc, container)}
+
+
+#: the separator between a story's name and a block id in a paragraph of another story
+_STORY_SEPARATOR = "/"
+
+
+def story_block_id(handle: dict[str, Any], block_id: str) -> str:
+    """The id of a paragraph of a non-main story, unlike every main-story id (which has no
+    ``/``): ``footnote-3/seq-0001``, ``header-rId7/0A1B2C3D``. Each story numbers its own blocks
+    from one, so a note's ``seq-0001`` must not be taken for the body's first paragraph."""
+    key = handle.get("noteId", handle.get("relationshipId"))
+    return f"{handle['type']}-{key}{_STORY_SEPARATOR}{block_id}"
+
+
+def split_story_block_id(block_id: str) -> tuple[dict[str, Any], str] | None:
+    """(story handle, the story's own block id) of a :func:`story_block_id`; None for a main-story id."""
+    story, separator, inner = block_id.partition(_STORY_SEPARATOR)
+    kind, _dash, key = story.partition("-")
+    if not separator or not key or not inner:
+        return None
+    if kind in ("footnote", "endnote"):
+        try:
+            return {"type": kind, "noteId": int(key)}, inner
+        except ValueError:
+            return None
+    return ({"type": kind, "relationshipId": key}, inner) if kind in ("header", "footer") else None
+
+
+def story_part(doc: WordDocument, handle: dict[str, Any]) -> str | None:
+    """The name of the part holding the story ``handle`` names."""
+    kind = handle.get("type")
+    if kind in ("footnote", "endnote"):
+        return doc.part_name(xmlutil.REL_FOOTNOTES if kind == "footnote" else xmlutil.REL_ENDNOTES)
+    for rel in doc.package.related_parts(doc.main_part, str(kind)):
+        if rel.rel_id == handle.get("relationshipId"):
+            return rel.target
+    return None
+
+
+def find_story_block(doc: WordDocument, block_id: str) -> tuple[dict[str, Any], str, Block] | None:
+    """(handle, part name, block) of the paragraph of another story a :func:`story_block_id` names."""
+    split = split_story_block_id(block_id)
+    if split is None:
+        return None
+    handle, inner = split
+    container, part = find_story_container(doc, handle), story_part(doc, handle)
+    if container is None or part is None:
+        return None
+    found = next((b for b in story_blocks(doc, container) if b.id == inner), None)
+    return (handle, part, replace(found, id=block_id)) if found is not None else None

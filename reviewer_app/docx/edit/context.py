@@ -17,8 +17,13 @@ from .. import journal
 from ..blocks import Block
 from ..document import WordDocument
 from ..snapshot import Snapshot
+from ..stories import find_story_block
+from ..xmlutil import W
 from .skips import Skip
 from .stamp import Stamper
+
+#: the roots of the parts holding the stories besides the main one
+_STORY_ROOTS = frozenset(W + tag for tag in ("footnotes", "endnotes", "hdr", "ftr"))
 
 
 @dataclass(slots=True)
@@ -189,6 +194,9 @@ class EditContext:
         """
         block = self.snapshot.block(block_id)
         if block is None:
+            found = find_story_block(self.doc, block_id)  # a paragraph of a note, header or footer
+            block = found[2] if found is not None else None
+        if block is None:
             raise Skip("missingBlock")
         if block.element is None:
             raise Skip("unsupportedBlock", "this is preserved content Reviewer cannot edit")
@@ -196,7 +204,13 @@ class EditContext:
 
     # ------------------------------------------------------------ recording
     def touch(self, element: etree._Element, part: str | None = None) -> None:
-        """Checkpoint ``element`` before changing it and mark its part dirty."""
+        """Checkpoint ``element`` before changing it and mark its part dirty.
+
+        An element of another story (a note, a header) needs its ``part`` named: a handler that
+        does not name it cannot edit there, and is refused rather than leave the part unsaved.
+        """
+        if part is None and element.getroottree().getroot().tag in _STORY_ROOTS:
+            raise Skip("unsupportedBlock", "this edit cannot be made in a note, header or footer")
         name = part or self.doc.main_part
         package = self.doc.package
         self.checkpoints.save(element, name, package.has_part(name) and not package.is_dirty(name))

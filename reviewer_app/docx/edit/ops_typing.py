@@ -13,6 +13,10 @@ With ``endBlockId`` and ``endOffset`` the replaced text runs from ``offset`` of 
 records it, the text of each paragraph in between is deleted, so is each paragraph mark but the
 last (the paragraphs join as a merge joins them, :func:`.ops_split_merge.join_mark`), and the
 typed text goes in at the start.
+
+The block may be a paragraph of a footnote (or another story than the body), named by
+:func:`..stories.story_block_id`: the keystroke is written into that story's part the same way,
+within the paragraph, and the document is read again whole (the body's reading shows the notes).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from __future__ import annotations
 from lxml import etree
 
 from ..blocks import Block
+from ..stories import split_story_block_id, story_part
 from ..xmlutil import W
 from . import ops_list_level  # noqa: F401  (registers setListLevel, the other keystroke operation)
 from .batch import Operation
@@ -111,15 +116,21 @@ def _paragraphs_to(ctx: EditContext, first: Block, last_id: str) -> list[Block]:
 @handles("typeText")
 def type_text(ctx: EditContext, op: Operation) -> Outcome:
     """Replace ``[offset, offset + length)`` of a block's clean text with ``text`` (tracked), or
-    from ``offset`` to ``endOffset`` of a later paragraph ``endBlockId``."""
+    from ``offset`` to ``endOffset`` of a later paragraph ``endBlockId``. The block may be a
+    paragraph of a note, header or footer (a :func:`~..stories.story_block_id`)."""
     fields = op.fields
     block = ctx.block(fields["blockId"])
     if block.kind == "diagnostic":
         raise Skip("unsupportedBlock")
+    split = split_story_block_id(block.id)
+    story = split[0] if split is not None else None
+    part = story_part(ctx.doc, story) if story is not None else None
     new = fields["text"]
     refuse_note_markers(new)
     start = fields["offset"]
     if "endBlockId" in fields:
+        if story is not None:
+            raise Skip("unsupportedBlock", "select within one paragraph of a note, header or footer")
         blocks = _paragraphs_to(ctx, block, fields["endBlockId"])
         texts = [live_text(ctx, b) for b in blocks]
         _checked_range(texts[0], start, len(texts[0]))
@@ -134,7 +145,7 @@ def type_text(ctx: EditContext, op: Operation) -> Outcome:
             raise Skip("noopOperation")
     before = ctx.stamper.next_revision_id
     for b, (a, z) in zip(blocks, spans, strict=True):
-        ctx.touch(b.element)
+        ctx.touch(b.element, part)
         if a < z or (new and b is block):
             replace_span(ctx, b, a, z, new if b is block else "")
     for b, following in zip(blocks, blocks[1:], strict=False):
@@ -142,14 +153,16 @@ def type_text(ctx: EditContext, op: Operation) -> Outcome:
     for b, (a, z) in zip(blocks, spans, strict=True):
         if ctx.tracked:
             join_revisions(b.element, ctx.stamper.author)
-        ctx.text_changed(b.element)
+        if story is None:
+            ctx.text_changed(b.element)
         if b is block:
             ctx.record_edit(b.id, a, z, a + len(new))
         else:
             ctx.record_whole_block(b.id)
     if len(blocks) > 1:
         ctx.record_whole_block(block.id)
-        ctx.mark_structure_changed()
+    if len(blocks) > 1 or story is not None:
+        ctx.mark_structure_changed()  # a note's text also shows in the body's reading of its reference
     # the revisions this keystroke opened and kept (none when it joined an earlier one)
     kept = [
         el.get(W + "id")
@@ -158,6 +171,6 @@ def type_text(ctx: EditContext, op: Operation) -> Outcome:
         if int(el.get(W + "id") or -1) >= before
     ]
     return Outcome(
-        [{"type": "block", "story": "main", "blockId": b.id, "effect": "updated"} for b in blocks],
+        [{"type": "block", "story": story or "main", "blockId": b.id, "effect": "updated"} for b in blocks],
         revision_ids=kept,
     )
