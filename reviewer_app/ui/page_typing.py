@@ -15,7 +15,9 @@ formatting change; Ctrl+X and Ctrl+V cut and paste (what Reviewer copied keeps i
 and underline and its paragraphs, see :mod:`.pageview.clipboard`; anything else is plain text).
 A selection may cross paragraphs: typing over it or deleting it deletes each paragraph's part and
 the paragraph marks between them (one ``typeText``), and Ctrl+B formats each part (one batch, all
-or nothing).
+or nothing). A click in a footnote's text, or a double click in the header or footer as in Word,
+puts the caret in that story (:mod:`.pageview.caret_stories`): typing, Backspace and Delete work
+there within the paragraph, written into the story's part; Enter there is refused for now.
 
 Consecutive keys of one kind are one undo step, as in Word: a burst ends when the caret moves
 by any other means (a click, an arrow), when something else changes the document, or after a
@@ -34,11 +36,13 @@ from PySide6.QtGui import QFont, QGuiApplication, QKeyEvent, QKeySequence, QUndo
 from ..docx.edit.batch import parse_host_batch
 from ..docx.edit.ppr import carries_section
 from ..docx.find import text_range
+from ..docx.stories import find_story_block
 from ..docx.xmlutil import W
 from .document_controller import DocumentController
 from .drafting import refusal, user_batch
 from .pageview import PageView
 from .pageview.caret import Caret
+from .pageview.caret_stories import story_of
 from .pageview.clipboard import copy_selection, pasted_paragraphs
 
 #: a pause this long between two keys starts a new undo step
@@ -291,6 +295,10 @@ class PageTyping(QObject):
 
     def _block_text(self, block_id: str) -> str:
         block = self._controller.snapshot().block(block_id)
+        if block is None and story_of(block_id) is not None:
+            reviewer = self._controller.reviewer
+            found = find_story_block(reviewer.document, block_id) if reviewer is not None else None
+            block = found[2] if found is not None else None
         return block.text if block is not None else ""
 
     # ------------------------------------------------------------------ the keys
@@ -398,6 +406,9 @@ class PageTyping(QObject):
         if target is None:
             return
         block_id, start = target.block_id, target.start
+        if story_of(block_id) is not None:
+            self.refused.emit(self.tr("Enter in a footnote, header or footer is not supported yet."))
+            return
         if target.across or target.end > start:
             self._delete(forward=False)
         length = len(self._block_text(block_id))

@@ -16,6 +16,10 @@ in a paragraph Priya deleted              refused, nothing written (the status b
 in a table cell                           an insertion in that cell
 Enter at the end of a table cell          refused, nothing written (not supported yet; says so)
 at the end of commented text              the insertion lands inside the comment's range (its quote grows)
+in a footnote                             an insertion in the note, in footnotes.xml
+                                          (rows: test_page_typing_notes)
+in the header, after a double click       an insertion in header1.xml; a single click stays in the body
+                                          (rows: test_page_typing_headers)
 ========================================  ==================================================================
 """
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QLineF, QPointF
-from PySide6.QtGui import QTextBlock, QTextLine
+from PySide6.QtGui import QTextBlock, QTextDocument, QTextLine
 
 from .geometry import clean_text, record_span
 
@@ -55,8 +55,15 @@ def text_line(
 ) -> tuple[QTextBlock, QTextLine, int] | None:
     """(the Qt text block, its line holding the gap before clean ``offset``, the gap's position in
     the block); None when the paragraph has no laid-out line."""
+    return document_line(layout.docs[record.doc_index].document, record, offset)
+
+
+def document_line(
+    document: QTextDocument, record: RenderedBlock, offset: int
+) -> tuple[QTextBlock, QTextLine, int] | None:
+    """:func:`text_line` in the document ``record`` belongs to (a section's, or a note's)."""
     position = caret_position(record, offset)
-    block = layout.docs[record.doc_index].document.findBlock(position)
+    block = document.findBlock(position)
     text_layout = block.layout()
     if not block.isValid() or text_layout is None or not text_layout.lineCount():
         return None

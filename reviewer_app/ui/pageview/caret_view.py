@@ -30,6 +30,15 @@ from PySide6.QtWidgets import QApplication
 
 from . import caret_moves
 from .caret import Caret, caret_line, caret_position, clean_length, paragraph_text, word_bounds
+from .caret_stories import (
+    HEADER_STORIES,
+    StoryFrame,
+    header_frames,
+    note_frames,
+    story_caret_at,
+    story_caret_line,
+    story_of,
+)
 from .geometry import character_at, position_at, range_rects, record_span
 from .layout import Page
 from .records import RenderedBlock
@@ -46,6 +55,8 @@ class CaretInteraction:
 
     def _init_caret(self) -> None:
         self._caret: Caret | None = None
+        #: the page whose header or footer the caret was put in (the same one shows on many pages)
+        self._story_page: int | None = None
         self._double_click: tuple[int, QPointF] | None = None  # (timestamp, point) of the last one
         #: where a Shift+arrow selection started (None: no keyboard selection)
         self._selection_anchor: Caret | None = None
@@ -87,9 +98,10 @@ class CaretInteraction:
         self._caret_shown = True
 
     def _paint_caret(self: Any, painter: QPainter, page: Page) -> None:
-        record = self._caret_record()
-        line = caret_line(self._layout, page, record, self._caret.offset) if record is not None else None
-        if line is None or self._selection is not None or not self._caret_shown:
+        if self._selection is not None or not self._caret_shown:
+            return
+        line = self._caret_line_on(page)
+        if line is None:
             return
         pen = QPen(_CARET)
         pen.setCosmetic(True)  # the same thin line at every zoom
@@ -107,6 +119,9 @@ class CaretInteraction:
         the block is not laid out and will not be (a block the layout has not reached yet takes the
         caret, drawn once it is laid out: Enter makes a paragraph and re-lays the document out)."""
         record = self._layout.by_id.get(block_id) if self._layout is not None else None
+        if record is None and self._layout is not None and story_of(block_id) is not None:
+            self._set_caret(Caret(block_id, max(0, offset)))  # drawn once its story is laid out
+            return True
         if record is None:
             if self._layout is None or self._layout.done:
                 return False
@@ -151,17 +166,24 @@ class CaretInteraction:
 
     def caret_viewport_line(self: Any) -> QLineF | None:
         """Where the caret is drawn in the viewport now (None: no caret, or not on a visible page)."""
-        record = self._caret_record()
-        if record is None:
-            return None
         for number in self.visible_pages():
-            line = caret_line(self._layout, self._pages()[number], record, self._caret.offset)
+            line = self._caret_line_on(self._pages()[number])
             if line is not None:
                 page = self.page_rect(number)
                 return QLineF(
                     page.topLeft() + line.p1() * self._scale, page.topLeft() + line.p2() * self._scale
                 )
         return None
+
+    def _caret_line_on(self: Any, page: Page) -> QLineF | None:
+        """The caret's line on ``page`` (page LU), in the body or in a footnote; None when not there."""
+        if self._caret is None or self._layout is None:
+            return None
+        story = story_of(self._caret.block_id)
+        if story is not None:
+            return story_caret_line(self._story_frames(page, story in HEADER_STORIES), self._caret)
+        record = self._caret_record()
+        return caret_line(self._layout, page, record, self._caret.offset) if record is not None else None
 
     def _caret_record(self: Any) -> RenderedBlock | None:
         if self._caret is None or self._layout is None:
@@ -297,6 +319,29 @@ class CaretInteraction:
         self.selection_changed.emit()
 
     # ------------------------------------------------------------------ clicks
+    def _story_frames(self: Any, page: Page, headers: bool) -> list[StoryFrame]:
+        """Where ``page`` draws its footnotes, or (``headers``) the header and footer the caret was
+        put in: on the page it was put in only, as the same header shows on many pages."""
+        if not headers:
+            return note_frames(self._layout, page)
+        return header_frames(self._layout, page) if page.number == self._story_page else []
+
+    def _story_press(self: Any, page: Page, point: QPointF) -> bool:
+        """A press on a footnote's text puts the caret there, as does one in the header or footer
+        the caret is in already (True); False elsewhere (the body takes the press)."""
+        frames = note_frames(self._layout, page)
+        if self._caret is not None and story_of(self._caret.block_id) in HEADER_STORIES:
+            frames += header_frames(self._layout, page)
+        return self._enter_story(page, story_caret_at(frames, point))
+
+    def _enter_story(self: Any, page: Page, caret: Caret | None) -> bool:
+        if caret is None:
+            return False
+        self._selection_anchor = None
+        self._story_page = page.number
+        self._set_caret(caret)
+        return True
+
     def _place_caret(self: Any, doc_index: int, position: int) -> None:
         record = self._layout.record_at(doc_index, position)
         self._selection_anchor = None
@@ -313,6 +358,9 @@ class CaretInteraction:
         if hit is None:
             return
         page, point = hit
+        # as in Word, a double click in the header or footer goes in to edit it
+        if self._enter_story(page, story_caret_at(header_frames(self._layout, page), point)):
+            return
         character = character_at(self._layout, page, point)
         record = self._layout.record_at(page.doc_index, character) if character is not None else None
         if record is None or record.block_id is None:

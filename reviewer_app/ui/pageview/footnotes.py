@@ -103,6 +103,7 @@ class NoteDocuments:
                 built = story_document(
                     self.layout, self._part_name, container, self._blocks, width, None, label
                 )
+                built.story = {"type": "footnote", "noteId": int(note_id)}  # what a click in it edits
             self._docs[key] = built
         document = self._docs[key]
         if document is None:
@@ -178,13 +179,22 @@ def paint_foot(painter: QPainter, foot: PageFoot, left: float, base: float, widt
     paint_separator(
         painter, left, y + SEPARATOR_LU / 2, width if foot.continued else min(SEPARATOR_LENGTH, width)
     )
-    y += SEPARATOR_LU
-    for piece in foot.pieces:
+    for piece, top in piece_tops(foot, base):
         painter.save()
-        painter.translate(left, y)
+        painter.translate(left, top)
         paint_document_band(painter, piece.document, piece.top, width, piece.height)
         painter.restore()
+
+
+def piece_tops(foot: PageFoot, base: float) -> list[tuple[NotePiece, float]]:
+    """Each piece of ``foot`` with the page y (LU) its band is drawn at, the foot ending at ``base``:
+    where :func:`paint_foot` draws it, and so where a click or the caret meets the note's text."""
+    y = base - foot.height + SEPARATOR_LU
+    placed = []
+    for piece in foot.pieces:
+        placed.append((piece, y))
         y += piece.height
+    return placed
 
 
 def paint_separator(painter: QPainter, left: float, y: float, length: float) -> None:

@@ -310,6 +310,8 @@ class PageInteraction:
         if self._third_click(event):
             self._select_paragraph(page, point)
             return
+        if self._story_press(page, point):
+            return
         position = position_at(self._layout, page, point, exact=False)
         if position is not None:
             self._press = (page.doc_index, position)
