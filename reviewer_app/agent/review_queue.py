@@ -1,4 +1,4 @@
-"""The review-queue bridge ("Review" mode, contract decision 6) and its proposal store.
+"""The review-queue bridge ("Review" mode, contract decision 6): the agent's changes as proposals.
 
 In Review mode nothing the agent proposes touches the document until the person says so. The
 bridge's ``apply_document_operations`` runs the batch through the edit engine as a *dry run*
@@ -9,147 +9,43 @@ becomes a tracked change, through the same engine) or discards it. Each ``queued
 result names the proposal holding its operation (``proposalId``, see :mod:`..docx.edit.outcome`),
 so the chat's card is tied to its proposal by the call itself.
 
-A proposal remembers the hash of its target block as it was when queued. Applying it after that
-block changed would apply an edit to text the model never saw, so such a proposal is reported
-*stale* and not applied; the person discards it or asks the agent again.
+A proposal remembers the hash of its target block as it was when queued: the precondition the
+executor stamps on every operation before it reaches a bridge (contract §5.7), kept with the
+proposal, not stamped here again. Applying it after that block changed would apply an edit to
+text the model never saw, so the engine refuses it and the proposal is reported *stale*; the
+person discards it or asks the agent again.
 
-Where proposals live, and why: in ``platformdirs.user_data_dir("Reviewer")/review-queue/``, one
-JSON file per document, named by a hash of the document's absolute path. Not in a sidecar next
-to the .docx: contract folders are shared and sent on, and a ``NAME.docx.reviewer.json`` beside
-the document would carry unreviewed AI drafting to whoever receives the folder, and cannot be
-written at all on a read-only share. Not keyed by a hash of the file's content either: every
-save changes the content, which would orphan the queue at exactly the moment it must survive.
-The path key plus each proposal's block hash gives both: the queue follows the document
-through save and reopen, and an edit made to the file outside Reviewer turns the affected
-proposals stale instead of letting them land on changed text. ``save_document`` moves the
-queue along with a save-as.
+The queue itself is a :class:`~.proposal_store.ProposalStore`, owned by whoever opened the
+document (the app's document controller, the CLI): the bridge only adds to it and applies from it.
 """
 
 from __future__ import annotations
 
 import copy
-import hashlib
-import json
-import os
 import uuid
 from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ..docx.atomic_write import is_stray, remove_stray_save_files, write_atomically
 from ..docx.edit.batch import parse_batch
-from ..docx.edit.engine import target_block_id, with_block_hash
+from ..docx.edit.engine import target_block_id
 from ..docx.edit.outcome import BatchOutcome, OperationOutcome
 from ..docx.edit.skips import issue_for, reason_for
 from ..docx.edit.stamp import RevisionStamp
 from ..docx.reviewer import DocxReviewer
-from ..private_paths import data_root, private_dir
 from .bridge import ReviewerReads
+from .proposal_store import ProposalStore
 from .replay import fingerprint
 
-STORE_VERSION = 1
 #: Skip codes that mean "the text this proposal was made for is no longer there".
 STALE_CODES = frozenset(("preconditionFailed", "changedBlock", "missingBlock", "staleRange"))
 #: Proposals that act on a comment thread (reply_comment, resolve_comment) rather than on text.
 COMMENT_ACTIONS = frozenset(("replyComment", "resolveComment", "reopenComment"))
 
 
-def default_store_directory() -> Path:
-    """Where review queues are kept: the user's data folder, not the document's folder."""
-    return data_root() / "review-queue"
-
-
 def _now() -> str:
     return datetime.now(UTC).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-class ProposalStore:
-    """The proposals queued for one document, persisted as JSON (memory only without a path)."""
-
-    def __init__(self, document_path: str | os.PathLike[str] | None, directory: Path | None = None) -> None:
-        self.directory = directory or default_store_directory()
-        self.document_path = str(Path(document_path).resolve()) if document_path is not None else None
-        self.proposals: list[dict[str, Any]] = []
-        self.load()
-
-    @property
-    def file(self) -> Path | None:
-        """The JSON file of this document's queue (None for an in-memory document)."""
-        if self.document_path is None:
-            return None
-        key = hashlib.sha256(self.document_path.encode("utf-8")).hexdigest()[:32]
-        return self.directory / f"{key}.json"
-
-    def load(self) -> None:
-        """Read the queue back; a missing or unreadable file is an empty queue (never a crash).
-
-        What a write killed half-way left in the folder goes first: this queue's own temporary
-        files, and the ``.queue-*.json`` files earlier versions wrote their queues through.
-        """
-        self.proposals = []
-        file = self.file
-        if file is None:
-            return
-        remove_stray_save_files(file)
-        for leftover in self.directory.glob(".queue-*.json"):
-            if is_stray(leftover):
-                leftover.unlink(missing_ok=True)
-        if not file.exists():
-            return
-        try:
-            data = json.loads(file.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return
-        if isinstance(data, dict) and data.get("document") == self.document_path:
-            self.proposals = [p for p in data.get("proposals", []) if isinstance(p, dict) and "id" in p]
-
-    def save(self) -> None:
-        """Write the queue atomically (:mod:`~reviewer_app.docx.atomic_write`); drop the file when empty."""
-        file = self.file
-        if file is None:
-            return
-        if not self.proposals:
-            file.unlink(missing_ok=True)
-            return
-        private_dir(file.parent)
-        data = {"version": STORE_VERSION, "document": self.document_path, "proposals": self.proposals}
-        write_atomically(file, json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8"))
-
-    def get(self, proposal_id: str) -> dict[str, Any] | None:
-        return next((p for p in self.proposals if p["id"] == proposal_id), None)
-
-    def unique_id(self, operation_id: str, taken: set[str] | None = None) -> str:
-        """A proposal id: the operation's id, suffixed ``#2``, ``#3``... when already used.
-
-        Operation ids repeat across calls (every add_comment is ``comment-1``); proposals must not.
-        """
-        used = {p["id"] for p in self.proposals} | (taken or set())
-        candidate, n = operation_id, 1
-        while candidate in used:
-            n += 1
-            candidate = f"{operation_id}#{n}"
-        return candidate
-
-    def add(self, proposals: Iterable[dict[str, Any]]) -> None:
-        self.proposals.extend(proposals)
-        self.save()
-
-    def remove(self, proposal_ids: Iterable[str]) -> int:
-        gone = set(proposal_ids)
-        before = len(self.proposals)
-        self.proposals = [p for p in self.proposals if p["id"] not in gone]
-        if len(self.proposals) != before:
-            self.save()
-        return before - len(self.proposals)
-
-    def move_to(self, document_path: str | os.PathLike[str]) -> None:
-        """The document was saved under another name: its queue follows it."""
-        old = self.file
-        self.document_path = str(Path(document_path).resolve())
-        self.save()
-        if old is not None and old != self.file:
-            old.unlink(missing_ok=True)
 
 
 def _without_comment_ids(receipt: dict[str, Any]) -> dict[str, Any]:
@@ -165,10 +61,10 @@ class ReviewQueueBridge(ReviewerReads):
     Reads act on the document directly; every change the agent asks for waits in the queue:
     operations, comments, and also replies and resolves (:meth:`propose_comment_action`), which
     a model told "resolve every comment" by a document must not be able to do unseen. The
-    inherited ``reply_to_comment`` and ``resolve_comment`` remain the *person's* acts (the
-    comments panel) and apply an accepted comment proposal. ``editable`` (a bool or a callable)
-    says whether the surface accepts proposals now; when it does not, every operation is skipped
-    ``documentNotEditable``.
+    inherited ``reply_to_comment`` and ``resolve_comment`` carry out a comment proposal the person
+    accepted (the person's own replies and saves go through the document controller, not through
+    this bridge). ``editable`` (a bool or a callable) says whether the surface accepts proposals
+    now; when it does not, every operation is skipped ``documentNotEditable``.
     """
 
     document_operation_mode = "tracked-changes"
@@ -197,8 +93,6 @@ class ReviewQueueBridge(ReviewerReads):
         operations = [op.to_dict() for op in parsed.operations]
         if not self.is_editable():
             return self._refuse_all(operations, "documentNotEditable")
-        snapshot = self.reviewer.snapshot()
-        operations = [with_block_hash(op, snapshot) for op in operations]
         preview_batch = {
             "version": 1,
             "operations": operations,
@@ -357,11 +251,6 @@ class ReviewQueueBridge(ReviewerReads):
     def dequeue(self, proposal_ids: Iterable[str]) -> None:
         """Take proposals out of the queue again (an undone Apply was redone)."""
         self.store.remove(proposal_ids)
-
-    def save_document(self, path: str | os.PathLike[str]) -> None:
-        """Save the document (a person's act) and keep its queue with it under the new name."""
-        self.reviewer.save(path)
-        self.store.move_to(path)
 
     # ------------------------------------------------------------------ internals
     def _act_on_comment(self, proposal: Mapping[str, Any]) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .common import PROG, CliError, check_file, open_reviewer, output_path, save_output
+from .common import PROG, CliError, check_file, open_reviewer, output_path, review_save, save_output
 
 EXIT_MODEL_FAILED = 3
 
@@ -130,9 +130,11 @@ class Printer:
         elif kind == "tool_result":
             self._note(f"  {'ok' if event.ok else 'error'}: {event.summary}")
         elif kind == "edit_batch":
+            from ..docx.edit.engine import target_block_id
+
             for row in event.operations:
                 op = row.get("operation") if isinstance(row.get("operation"), dict) else {}
-                target = op.get("blockId") or (op.get("range") or {}).get("blockId") or ""
+                target = target_block_id(op) or ""
                 reason = f": {row['reason']}" if row.get("reason") else ""
                 self._note(f"  [{row['status']}] {op.get('type', '?')} {target}{reason}")
             if event.error:
@@ -261,7 +263,10 @@ class HeadlessSession:
     def finish(self, target: Path | None, quiet: bool) -> None:
         """Save OUT (tracked: the document; review: the document and its queue), then the transcript."""
         if target is not None:
-            save_output(self.bridge.save_document if self.mode == "review" else self.reviewer.save, target)
+            save_output(
+                review_save(self.reviewer, self.bridge) if self.mode == "review" else self.reviewer.save,
+                target,
+            )
         elif self.mode == "tracked" and not quiet:
             sys.stderr.write("(no -o OUT: the changes were not saved)\n")
         self.session.store = self.store

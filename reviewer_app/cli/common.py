@@ -9,6 +9,7 @@ Like the rest of the CLI, this module must not import PySide6.
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 from collections.abc import Callable
@@ -118,3 +119,10 @@ def save_output(save: Callable[[Path], object], target: Path) -> None:
         save(target)
     except OSError as exc:
         raise CliError(f'cannot write "{target}": {exc.strerror or exc}.', EXIT_CANNOT_WRITE) from None
+
+
+def review_save(reviewer: DocxReviewer, bridge: Any) -> Callable[[Path], object]:
+    """Review mode's save for ``save_output``: the document, and its proposal queue moved along."""
+    from ..agent.proposal_store import save_with_proposals  # here: most commands never load the agent
+
+    return functools.partial(save_with_proposals, reviewer, bridge.store)

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .common import PROG, CliError, dump_json, open_reviewer, output_path, save_output
+from .common import PROG, CliError, dump_json, open_reviewer, output_path, review_save, save_output
 
 
 def add_tools_commands(sub: Any) -> None:
@@ -101,5 +101,5 @@ def run_tools(ns: argparse.Namespace) -> int:
             envelope = execute_tool_call(call["name"], call.get("input", {}), bridge)
         sys.stdout.write(json.dumps(envelope, ensure_ascii=False) + "\n")
     if target is not None:
-        save_output(bridge.save_document if ns.mode == "review" else reviewer.save, target)
+        save_output(review_save(reviewer, bridge) if ns.mode == "review" else reviewer.save, target)
     return 0

@@ -25,10 +25,12 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from ..agent.bridge import ReviewerBridge, create_reviewer_bridge
-from ..agent.review_queue import ReviewQueueBridge, create_review_queue_bridge
+from ..agent.proposal_store import ProposalStore, save_with_proposals
+from ..agent.review_queue import ReviewQueueBridge
+from ..docx import comment_writer
 from ..docx.atomic_write import copy_atomically
 from ..docx.comment_removal import delete_comment
-from ..docx.comment_writer import keep_comment_ids
+from ..docx.edit.engine import target_block_id
 from ..docx.file_stamp import FileStamp
 from ..docx.journal import UndoEntry
 from ..docx.protection import TRACKED_ONLY_MESSAGE
@@ -153,6 +155,8 @@ class DocumentController(QObject):
         self.agent_author = agent_author
         self._store_directory = store_directory
         self._reviewer: DocxReviewer | None = None
+        #: the open document's review queue: the agent adds to it, the person's saves move it along
+        self._proposals: ProposalStore | None = None
         self._review_bridge: ReviewQueueBridge | None = None
         self._direct_bridge: ReviewerBridge | None = None
         self._backed_up: set[str] = set()
@@ -263,6 +267,7 @@ class DocumentController(QObject):
     def close(self) -> None:
         """Forget the document (the caller asked about unsaved changes first)."""
         self._reviewer = None
+        self._proposals = None
         self._review_bridge = None
         self._direct_bridge = None
         self._never_saved_change = False
@@ -274,8 +279,9 @@ class DocumentController(QObject):
     def _install(self, reviewer: DocxReviewer) -> None:
         self._reviewer = reviewer
         reviewer.set_initials(self._author, self._initials)
-        keep_comment_ids(reviewer.document, self._author)
-        self._review_bridge = create_review_queue_bridge(reviewer, store_directory=self._store_directory)
+        comment_writer.keep_comment_ids(reviewer.document, self._author)
+        self._proposals = ProposalStore(reviewer.path, self._store_directory)
+        self._review_bridge = ReviewQueueBridge(reviewer, self._proposals)
         self._direct_bridge = create_reviewer_bridge(reviewer)
         self._never_saved_change = False
         self.undo_stack.clear()
@@ -433,21 +439,20 @@ class DocumentController(QObject):
     # comments ------------------------------------------------------------------------
     def reply_to_comment(self, comment_id: str, text: str, *, as_agent: bool = False) -> bool:
         """Reply under the person's name (or the agent's, for the chat) as one undo step."""
-        bridge = self._require_queue()
 
         def reply(reviewer: DocxReviewer) -> bool:
-            if as_agent:
-                return self._as_agent(reviewer, lambda: bridge.reply_to_comment(comment_id, text))
-            return bridge.reply_to_comment(comment_id, text)
+            return comment_writer.reply(reviewer.document, comment_id, text, reviewer.author) is not None
 
         label = self.tr("Agent reply to comment") if as_agent else self.tr("Reply to comment")
-        return self.perform(label, reply, self._comment_blocks(comment_id))
+        act = (lambda r: self._as_agent(r, lambda: reply(r))) if as_agent else reply
+        return self.perform(label, act, self._comment_blocks(comment_id))
 
     def resolve_comment(self, comment_id: str, resolved: bool) -> bool:
-        bridge = self._require_queue()
         label = self.tr("Resolve comment") if resolved else self.tr("Reopen comment")
         return self.perform(
-            label, lambda _r: bridge.resolve_comment(comment_id, resolved), self._comment_blocks(comment_id)
+            label,
+            lambda r: comment_writer.resolve(r.document, comment_id, resolved),
+            self._comment_blocks(comment_id),
         )
 
     def delete_comment(self, comment_id: str) -> list[str]:
@@ -476,8 +481,8 @@ class DocumentController(QObject):
         if keep_backup and target not in self._backed_up and os.path.exists(target):
             copy_atomically(target, target + BACKUP_SUFFIX)  # never through a link planted as the .bak
         self._backed_up.add(target)
-        assert self._review_bridge is not None
-        self._review_bridge.save_document(target)  # saves atomically and moves the proposal queue along
+        assert self._proposals is not None
+        save_with_proposals(reviewer, self._proposals, target)  # atomically; the queue follows the name
         reviewer.package.path = target  # Save As: later saves and the window title follow the new name
         self._disk_stamp = FileStamp.of(target)
         self._never_saved_change = False
@@ -525,7 +530,7 @@ def _receipt_blocks(result: dict[str, Any]) -> list[str] | None:
                 continue  # the comment itself lives in its own part; its anchor block is listed too
             if affected.get("effect") not in _IN_PLACE_EFFECTS or affected.get("story", "main") != "main":
                 return None
-            block = affected.get("blockId") or (affected.get("range") or {}).get("blockId")
+            block = target_block_id(affected)
             if not block:
                 return None
             blocks.append(block)

@@ -22,7 +22,8 @@ from lxml import etree
 
 from reviewer_app.agent.bridge import OPTIONAL_MEMBERS, create_reviewer_bridge
 from reviewer_app.agent.executor import execute_tool_call
-from reviewer_app.agent.review_queue import ProposalStore, ReviewQueueBridge, default_store_directory
+from reviewer_app.agent.proposal_store import ProposalStore, default_store_directory, save_with_proposals
+from reviewer_app.agent.review_queue import ReviewQueueBridge
 from reviewer_app.agent.tools import TOOL_NAMES
 from reviewer_app.docx import DocxReviewer
 from reviewer_app.docx.edit.stamp import RevisionStamp
@@ -252,7 +253,7 @@ def test_queue_survives_save_and_reopen(tmp_path: Path):
     reopened = ReviewQueueBridge(DocxReviewer.open(path))
     assert [p["id"] for p in reopened.proposals()] == ["pay-60"]
     assert reopened.apply_proposal("pay-60")["status"] == "applied"
-    reopened.save_document(tmp_path / "msa-v2.docx")
+    save_with_proposals(reopened.reviewer, reopened.store, tmp_path / "msa-v2.docx")
     assert ReviewQueueBridge(DocxReviewer.open(path)).proposals() == []
 
 
@@ -261,7 +262,7 @@ def test_queue_follows_save_as(tmp_path: Path):
     path.write_bytes(fixture_docx())
     bridge = ReviewQueueBridge(DocxReviewer.open(path))
     ok(bridge, "suggest_changes", {"operations": [PAY_60]})
-    bridge.save_document(tmp_path / "renamed.docx")
+    save_with_proposals(bridge.reviewer, bridge.store, tmp_path / "renamed.docx")
     assert ReviewQueueBridge(DocxReviewer.open(path)).proposals() == []
     moved = ReviewQueueBridge(DocxReviewer.open(tmp_path / "renamed.docx"))
     assert [p["id"] for p in moved.proposals()] == ["pay-60"]

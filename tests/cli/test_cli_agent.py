@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from reviewer_app.agent.review_queue import ProposalStore
+from reviewer_app.agent.proposal_store import ProposalStore
 from reviewer_app.agent.transcript import TranscriptStore, document_identity
 from reviewer_app.cli import main
 from reviewer_app.docx import DocxReviewer

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from reviewer_app.agent.review_queue import ProposalStore, ReviewQueueBridge
+from reviewer_app.agent.proposal_store import ProposalStore
+from reviewer_app.agent.review_queue import ReviewQueueBridge
 from reviewer_app.docx.blocks import Block, BodyWalker
 from reviewer_app.docx.reviewer import DocxReviewer
 from reviewer_app.docx.snapshot import build_anchors

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from reviewer_app.agent.review_queue import ProposalStore
+from reviewer_app.agent.proposal_store import ProposalStore
 from reviewer_app.agent.transcript import Transcript, TranscriptStore
 from reviewer_app.private_paths import (
     PrivateRotatingFileHandler,

@@ -17,8 +17,11 @@ import pytest
 import shiboken6
 from PySide6.QtCore import QCoreApplication, QEvent, QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
+from reviewer_app.agent.executor import execute_tool_call
+from reviewer_app.agent.proposal_store import ProposalStore
 from reviewer_app.docx import DocxReviewer
 from reviewer_app.docx.comments import comment_records
 from reviewer_app.resources import SAMPLE_CONTRACT
@@ -220,6 +223,27 @@ def test_a_failed_save_says_why_and_keeps_the_changes(
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([path.name, f".{path.name}.reviewer-lock"])
     window.close()
     assert not (tmp_path / f".{path.name}.reviewer-lock").exists()
+
+
+def test_save_as_takes_the_agents_waiting_proposals_along(qtbot, window: MainWindow, tmp_path: Path) -> None:
+    """Save As (Ctrl+Shift+S) is the person's act, done by the document controller; the review
+    queue the agent filled follows the document to its new name and leaves the old one empty."""
+    path = copy_of(need(SAMPLE), tmp_path)
+    assert window.open_path(path)
+    queue = window.controller.review_bridge
+    block = next(b for b in window.controller.reviewer.read_document() if len(b["text"]) > 20)
+    op = {"id": "tighten", "type": "replaceBlock", "blockId": block["blockId"], "text": "Tightened."}
+    assert execute_tool_call("suggest_changes", {"operations": [op]}, queue)["result"]["queued"]
+    renamed = tmp_path / "renamed.docx"
+    window.files.ask_save_path = lambda *_args: str(renamed)  # the platform's file dialog
+    QTest.keyClick(
+        window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+    )
+    qtbot.waitUntil(renamed.exists)
+    assert window.controller.path == str(renamed)
+    assert [p["id"] for p in ProposalStore(renamed).proposals] == ["tighten"]
+    assert ProposalStore(path).proposals == []
+    assert [p["id"] for p in queue.proposals()] == ["tighten"]
 
 
 def test_drafting_rewrites_a_paragraph_as_the_users_tracked_change(

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping, Set
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...docx.edit.engine import target_block_id
 from ...docx.snapshot import Snapshot
 from . import describe
 
@@ -61,7 +62,7 @@ class CardState:
 
     @property
     def block_id(self) -> str | None:
-        return describe.target_block(self.operation)
+        return target_block_id(self.operation)
 
     @property
     def can_apply(self) -> bool:
@@ -96,7 +97,7 @@ def annotate_batch(rows: list[dict[str, Any]], *, before: Snapshot | None) -> No
         old = describe.old_text_of(op, before)
         if old and len(old) <= OLD_TEXT_LIMIT:  # whole, so the card's word diff is right
             row["oldText"] = old
-        row["section"] = describe.section_label(before, describe.target_block(op))
+        row["section"] = describe.section_label(before, target_block_id(op))
 
 
 def cards_from_entry(entry: Mapping[str, Any]) -> list[CardState]:

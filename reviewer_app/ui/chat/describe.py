@@ -14,6 +14,7 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 
+from ...docx.edit.engine import target_block_id
 from ...docx.snapshot import Snapshot
 from ...docx.worddiff import word_diff
 from ..plurals import count_text
@@ -71,13 +72,6 @@ def operation_title(kind: str) -> str:
     return titles.get(kind, _tr("Change"))
 
 
-def target_block(operation: Mapping[str, Any]) -> str | None:
-    """The block an operation acts on (its ``blockId`` or its range's)."""
-    span = operation.get("range")
-    block = span.get("blockId") if isinstance(span, Mapping) else operation.get("blockId")
-    return block if isinstance(block, str) and block else None
-
-
 def comment_text(operation: Mapping[str, Any]) -> str | None:
     """The comment an operation carries (a plain string or ``{text}``), if any."""
     comment = operation.get("comment")
@@ -92,7 +86,7 @@ def old_text_of(operation: Mapping[str, Any], snapshot: Snapshot | None) -> str 
     if kind == "replaceInBlock":
         found = operation.get("find")
         return found if isinstance(found, str) else None
-    block_id = target_block(operation)
+    block_id = target_block_id(operation)
     block = snapshot.block(block_id) if snapshot is not None and block_id else None
     if block is None:
         return None
