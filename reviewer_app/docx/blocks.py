@@ -44,6 +44,7 @@ _ALIGNMENTS = frozenset(
 )
 _JC_ALIASES = {"start": "left", "end": "right", "justify": "both"}
 _PPR, _PSTYLE, _VAL, _OUTLINE_LVL = W + "pPr", W + "pStyle", W + "val", W + "outlineLvl"
+_R, _SECT_PR_PATH = W + "r", f"{W}pPr/{W}sectPr"
 _JC, _SPACING, _IND, _NUMPR, _RPR = W + "jc", W + "spacing", W + "ind", W + "numPr", W + "rPr"
 _P, _TBL, _NUM_ID, _ILVL = W + "p", W + "tbl", W + "numId", W + "ilvl"
 
@@ -312,7 +313,8 @@ class BodyWalker:
         if effective is not None:
             num_id, ilvl = effective
             block.list_reference = {"numId": int(num_id), "level": ilvl}
-            label = self._counter.label(num_id, ilvl)
+            if not _section_marker(block):
+                label = self._counter.label(num_id, ilvl)
         if heading_level is not None:
             block.kind = "heading"
             block.display_label = label if label else style_id
@@ -373,6 +375,18 @@ class _Properties:
             None if self.num_id is None else self.num_id.get(_VAL),
             None if self.ilvl is None else self.ilvl.get(_VAL),
         )
+
+
+def _section_marker(block: Block) -> bool:
+    """Whether the paragraph is only the mark that carries a section break (``w:pPr/w:sectPr``, no
+    text, no run content) and so shows and counts no list number. ECMA-376 states no such rule; it is
+    how LibreOffice reads Word's files (it drops the paragraph), and the Common Paper templates' own
+    cross-references ("Section 3.1 (Trademark License)") count their clauses that way: the empty
+    numbered Heading 1 ending the cover page is not clause 1."""
+    p = block.element
+    if block.text or p is None or p.find(_SECT_PR_PATH) is None:
+        return False
+    return not any(child.tag != _RPR for run in p.iter(_R) for child in run)
 
 
 #: Shared by every paragraph without numPr; never mutated (serializers copy it).
