@@ -204,3 +204,15 @@ def test_a_footnote_typed_into_is_read_by_libreoffice_and_undone_at_once(
     QTest.keyClick(view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert note_text(window) == ORIGINAL
     assert view.caret() == Caret(NOTE, len(" Fees exclude taxes"))
+
+
+def test_left_and_right_move_the_caret_within_the_footnote(window: MainWindow, qtbot) -> None:
+    view = window.page_view
+    click_in_note(view, qtbot, len(" Fees exclude"))
+    for _ in " exclude":
+        QTest.keyClick(view, Qt.Key.Key_Left)
+    QTest.keyClick(view, Qt.Key.Key_Right)
+    QTest.keyClick(view, Qt.Key.Key_Left)
+    assert view.caret() == Caret(NOTE, len(" Fees"))
+    QTest.keyClicks(view, " due")
+    assert note_text(window) == " Fees due exclude taxes, duties."

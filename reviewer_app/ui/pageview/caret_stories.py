@@ -13,6 +13,7 @@ hit-tested and the caret is drawn through the frames alone.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -100,17 +101,28 @@ def story_caret_at(frames: list[StoryFrame], point: QPointF) -> Caret | None:
     return None
 
 
-def story_caret_line(frames: list[StoryFrame], caret: Caret) -> QLineF | None:
-    """The caret's vertical line (page LU) when it stands in a story one of ``frames`` draws."""
+def _caret_records(frames: list[StoryFrame], caret: Caret) -> Iterator[tuple[StoryFrame, RenderedBlock]]:
+    """Each of ``frames`` drawing the story paragraph ``caret`` stands in, with that paragraph."""
     split = split_story_block_id(caret.block_id)
     if split is None:
-        return None
+        return
     story, inner = split
     for frame in frames:
-        if frame.story != story:
-            continue
-        record = next((r for r in _records(frame.document) if r.block_id == inner), None)
-        found = document_line(frame.document, record, caret.offset) if record is not None else None
+        if frame.story == story:
+            record = next((r for r in _records(frame.document) if r.block_id == inner), None)
+            if record is not None:
+                yield frame, record
+
+
+def story_length(frames: list[StoryFrame], caret: Caret) -> int | None:
+    """How many clean characters the story paragraph ``caret`` stands in holds (None: not in ``frames``)."""
+    return next((clean_length(record) for _frame, record in _caret_records(frames, caret)), None)
+
+
+def story_caret_line(frames: list[StoryFrame], caret: Caret) -> QLineF | None:
+    """The caret's vertical line (page LU) when it stands in a story one of ``frames`` draws."""
+    for frame, record in _caret_records(frames, caret):
+        found = document_line(frame.document, record, caret.offset)
         if found is None:
             continue
         block, line, in_block = found

@@ -37,6 +37,7 @@ from .caret_stories import (
     note_frames,
     story_caret_at,
     story_caret_line,
+    story_length,
     story_of,
 )
 from .geometry import character_at, position_at, range_rects, record_span
@@ -204,6 +205,10 @@ class CaretInteraction:
         paragraphs or to the document's ends (Shift: extend the selection); False for other keys or
         without a caret (the keys then scroll, as before anything was clicked)."""
         key, modifiers = event.key(), event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        if self._caret is not None and not modifiers and key in (Qt.Key.Key_Left, Qt.Key.Key_Right):
+            story = story_of(self._caret.block_id)
+            if story is not None:
+                return self._story_step(story in HEADER_STORIES, _ARROWS[key])
         if self._caret_record() is None or modifiers & ~_SHIFT & ~_CTRL:
             return False
         moved = self._moved(key, bool(modifiers & _CTRL))
@@ -325,6 +330,17 @@ class CaretInteraction:
         if not headers:
             return note_frames(self._layout, page)
         return header_frames(self._layout, page) if page.number == self._story_page else []
+
+    def _story_step(self: Any, headers: bool, step: int) -> bool:
+        """Left or Right (``step`` -1 or 1) in the footnote or header paragraph the caret is in,
+        within that paragraph."""
+        for number in self.visible_pages():
+            length = story_length(self._story_frames(self._pages()[number], headers), self._caret)
+            if length is not None:
+                offset = max(0, min(length, self._caret.offset + step))
+                self._set_caret(Caret(self._caret.block_id, offset))
+                return True
+        return True  # not on screen: the key does nothing rather than scroll the body
 
     def _story_press(self: Any, page: Page, point: QPointF) -> bool:
         """A press on a footnote's text puts the caret there, as does one in the header or footer
