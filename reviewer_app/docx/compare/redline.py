@@ -15,14 +15,15 @@ stories too (:mod:`.stories`); footnotes and endnotes only one version has are w
 inserted or deleted notes with their references, and a note the base left with no paragraph
 gets the revised one's inserted (:mod:`.note_changes`). Headers and footers only one version
 has get their text inserted (the part copied in and referenced from its section) or deleted
-(:mod:`.header_footer`); a section whose page setup changed gets a ``w:sectPrChange``, and
-section breaks added or removed are named in ``skipped`` (:mod:`.sections`). Another story only
+(:mod:`.header_footer`); a section whose page setup changed gets a ``w:sectPrChange``, a
+section break added is a paragraph with an inserted mark carrying the new ``w:sectPr``, and one
+removed is named in ``skipped`` (:mod:`.sections`). Another story only
 one version has (but a text box drawn in a drawing written whole) cannot be written as a
 tracked change and is reported in ``unprocessedStories``. Comments and replies only the
 revised version has are carried over by their authors (:mod:`.comment_report`). What a story's
-redline cannot write (a chart or SmartArt changed: :mod:`.units`) and a comment it cannot carry
-(one in a note, or on a paragraph it added) are listed in ``skipped`` with a ``reason`` and a
-``place``.
+redline cannot write (a drawing linked to a file outside the package: :mod:`.units`) and a
+comment it cannot carry (one in a note, or on a paragraph it added) are listed in ``skipped``
+with a ``reason`` and a ``place``.
 Refusals the engine makes are reported in ``skipped`` with its reason, except a blank paragraph
 it must keep (one that ends a section or a cell): that is layout, not text.
 
@@ -298,6 +299,7 @@ def generate_redline_docx(
     props = RevisedProperties(StyleImport(doc, revised_doc, numbering), revised_doc.styles, numbering)
     only_one: list[tuple[Story | None, Story | None]] = []
     main_events: list[Event] = []
+    main_before: set[etree._Element] = set()
     carried: set[etree._Element] = set()
     empty_notes: list[tuple[Story, Story]] = []
     paired_notes: list[tuple[Story, Story]] = []
@@ -314,6 +316,8 @@ def generate_redline_docx(
         elif b.handle["type"] in ("footnote", "endnote"):
             paired_notes.append((b, r))
         before_write = set(b.container.iter(_P))
+        if b.handle["type"] == "main":
+            main_before = before_write
         writer.write(b, plan_story(events, props, budget, move_ids))
         carried |= writer.write_units(
             b, events, UnitReader(doc, b.part), UnitReader(revised_doc, r.part), before_write
@@ -327,7 +331,8 @@ def generate_redline_docx(
     for b, r in paired_notes:
         if notes.move_reference(b, r, main_events) is False:
             writer.report([note_not_placed(b.handle, r.handle)])
-    writer.report(track_section_changes(doc, revised_doc, main_events, notes.stamper))
+    made = [p for p in doc.body if p.tag == _P and p not in main_before]
+    writer.report(track_section_changes(doc, revised_doc, main_events, notes.stamper, made))
     headers = HeaderFooterChanges(doc, revised_doc, notes.stamper)  # one id counter with the notes
     for b, r in only_one:
         if any(a in carried for s in (b, r) if s is not None for a in s.container.iterancestors()):

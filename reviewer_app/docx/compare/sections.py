@@ -8,9 +8,17 @@ revised page setup, rejecting restores the base's. Header and footer references 
 change (the schema leaves them out of ``w:sectPrChange``; :mod:`.header_footer` writes those), and
 so does the base's ``w:printerSettings``, which points at a part of the base package.
 
-A section break added, removed or put on another paragraph (by the main story's alignment) is
-not written as a tracked change yet, so the redline's report names it (a difference left out is
-never silent).
+A section break the revised version added is written as Word tracks one: a paragraph whose mark
+is inserted carries the new ``w:sectPr`` (the revised section's settings; its header and footer
+references are left to :mod:`.header_footer`, and until then it shows the headers of the
+section it was cut from, as in Word). When the break sits on a paragraph the redline inserted,
+that paragraph takes it; when it sits on a paragraph both versions have, that paragraph's mark
+becomes the inserted one and its own mark moves to an empty paragraph right after it, marked
+deleted (:func:`_split_mark`), so neither version gains a paragraph. Accepting keeps the break;
+rejecting removes the inserted mark and the break with it (our resolver and Word; LibreOffice
+7.4 keeps the page style the break started: tests/data/lo_compare_differences.tsv). A break
+removed, or one whose place cannot be found (inside a table, on a paragraph the redline did not
+write), is not written: the redline's report names it (a difference left out is never silent).
 """
 
 from __future__ import annotations
@@ -21,7 +29,10 @@ from typing import Any
 from lxml import etree
 
 from ..document import WordDocument
+from ..edit.markup import pieces_of
+from ..edit.ppr import add_mark_revision, ensure_ppr, mark_revision, set_child
 from ..edit.stamp import Stamper
+from ..hashing import normalize_text
 from ..xmlutil import W
 from .align import Event
 
@@ -29,6 +40,7 @@ _SECT, _CHANGE, _PRINTER = W + "sectPr", W + "sectPrChange", W + "printerSetting
 #: Children of ``w:sectPr`` that are not page setup: references to other parts, and the change.
 REFERENCES = frozenset((W + "headerReference", W + "footerReference"))
 _NOT_SETTINGS = REFERENCES | {_CHANGE, _PRINTER}
+_MARK_REVISIONS = frozenset(W + tag for tag in ("ins", "del", "moveFrom", "moveTo"))
 
 
 def section_list(body: etree._Element) -> list[etree._Element]:
@@ -56,16 +68,21 @@ def _left_out(reason: str) -> list[dict[str, Any]]:
 
 
 def _breaks_left_out(
-    ours: list[etree._Element], theirs: list[etree._Element], events: list[Event]
+    ours: list[etree._Element],
+    theirs: list[etree._Element],
+    events: list[Event],
+    placed: dict[etree._Element, etree._Element],
 ) -> list[dict[str, Any]]:
-    """Section breaks the revised version added, removed or put on another paragraph (by the main
-    story's alignment ``events``): named, since they are not written."""
+    """Section breaks the revised version removed or put on another paragraph, or added where
+    none could be written (by the main story's alignment ``events``): named, since they are not
+    written."""
     if len(ours) != len(theirs):
         return _left_out(
             f"the revised version has {len(theirs)} sections where the base has {len(ours)}: "
-            "section breaks added or removed are not marked"
+            "section breaks removed, or added where they cannot be marked, are not marked"
         )
     partner = {e.revised.block.element: e.base.block.element for e in events if e.kind == "pair"}
+    partner.update(placed)
     for sect, other in zip(ours, theirs, strict=True):
         mine, theirs_p = _ending(sect), _ending(other)
         if theirs_p is not None and partner.get(theirs_p) is not mine:
@@ -76,13 +93,101 @@ def _breaks_left_out(
     return []
 
 
+def _written(events: list[Event], made: list[etree._Element]) -> dict[etree._Element, etree._Element]:
+    """Revised body paragraphs the redline inserted → the paragraph it wrote for each: the
+    inserted paragraphs come in the revised order, so each is the next of ``made`` (the body's
+    new paragraphs, in order) whose accepted text reads as the revised one's."""
+    found: dict[etree._Element, etree._Element] = {}
+    queue = list(made)
+    for e in events:
+        r = e.revised
+        if e.kind != "revised" or r.in_table or r.block.element is None:
+            continue
+        want = normalize_text(r.block.text)
+        for index, p in enumerate(queue):
+            if normalize_text(pieces_of(p).text) == want:
+                found[r.block.element] = p
+                del queue[: index + 1]
+                break
+    return found
+
+
+def _split_mark(p: etree._Element, stamper: Stamper) -> None:
+    """Give paragraph ``p`` an inserted mark and its own mark a paragraph of its own, deleted.
+
+    The empty paragraph after ``p`` takes ``p``'s properties and a deleted mark. Rejecting joins
+    ``p`` to it (the inserted mark goes), and a joined paragraph takes the properties of the
+    mark it ends with, so ``p`` is as it was; accepting removes the empty paragraph (its deleted
+    mark goes and it has nothing to keep). Either way no paragraph is added to a version.
+    """
+    ppr = p.find(W + "pPr")
+    twin = etree.Element(W + "p")
+    if ppr is not None:
+        kept = copy.deepcopy(ppr)
+        for el in kept.findall(f"{W}rPr/*") + kept.findall(_SECT):
+            if el.tag in _MARK_REVISIONS or el.tag == _SECT:
+                el.getparent().remove(el)
+        for change in kept.iter(W + "pPrChange", W + "rPrChange"):
+            change.set(W + "id", stamper.revision_id())  # a copy of a change is a change of its own
+        twin.append(kept)
+    p.addnext(twin)
+    add_mark_revision(twin, W + "del", stamper.attributes())
+    add_mark_revision(p, W + "ins", stamper.attributes())
+
+
+def _add_breaks(
+    doc: WordDocument,
+    theirs: list[etree._Element],
+    events: list[Event],
+    made: list[etree._Element],
+    stamper: Stamper,
+) -> dict[etree._Element, etree._Element]:
+    """Write the section breaks only the revised version has (see the module text); return, for
+    each break written, the revised paragraph ending its section → the redline's paragraph."""
+    partner = {e.revised.block.element: e.base.block.element for e in events if e.kind == "pair"}
+    breaks = {p for sect in section_list(doc.body) if (p := _ending(sect)) is not None}
+    written: dict[etree._Element, etree._Element] | None = None
+    placed: dict[etree._Element, etree._Element] = {}
+    for other in theirs:
+        ending = _ending(other)
+        if ending is None or partner.get(ending) in breaks:
+            continue
+        base = partner.get(ending)
+        if base is None:
+            written = _written(events, made) if written is None else written
+            target = written.get(ending)
+            if target is None or mark_revision(target, W + "ins") is None:
+                continue
+        elif base.getparent() is doc.body and mark_revision(base, W + "ins") is None:
+            target = base
+            _split_mark(base, stamper)
+        else:
+            continue
+        sect = etree.Element(_SECT, attrib=dict(other.attrib))
+        sect.extend(copy.deepcopy(child) for child in _settings(other))
+        set_child(ensure_ppr(target), "sectPr", sect)
+        placed[ending] = target
+        doc.package.mark_dirty(doc.main_part)
+    return placed
+
+
 def track_section_changes(
-    doc: WordDocument, revised: WordDocument, events: list[Event], stamper: Stamper
+    doc: WordDocument,
+    revised: WordDocument,
+    events: list[Event],
+    stamper: Stamper,
+    made: list[etree._Element],
 ) -> list[dict[str, Any]]:
-    """Write each changed section's revised settings over those of base ``doc``, tracked; return
-    the differences left out (``reason`` and ``place``). ``events``: the main story's alignment."""
-    ours, theirs = section_list(doc.body), section_list(revised.body)
-    left_out = _breaks_left_out(ours, theirs, events)
+    """Write the section breaks the revised version added, then each changed section's revised
+    settings over those of base ``doc``, tracked; return the differences left out (``reason``
+    and ``place``). ``events``: the main story's alignment; ``made``: the body paragraphs the
+    redline inserted, in order."""
+    theirs = section_list(revised.body)
+    placed = (
+        _add_breaks(doc, theirs, events, made, stamper) if len(section_list(doc.body)) < len(theirs) else {}
+    )
+    ours = section_list(doc.body)
+    left_out = _breaks_left_out(ours, theirs, events, placed)
     if len(ours) != len(theirs):
         return left_out
     for sect, other in zip(ours, theirs, strict=True):

@@ -3,7 +3,9 @@
 A header (or footer) only the revised version has is copied into the redline with its text
 inserted, referenced from the same section; one only the base has gets its text deleted. A
 section whose page setup changed carries the revised settings with the base's in a
-``w:sectPrChange``. A section break added or removed is not written yet: the report names it.
+``w:sectPrChange``. A section break added is a paragraph whose mark is inserted and which
+carries the new section's settings, as Word writes it; one removed is not written yet: the
+report names it.
 Each case is checked by our own accept/reject, by LibreOffice's, and by the schema checker.
 """
 
@@ -23,6 +25,7 @@ from tests.checkers import lo_resolve_all
 from tests.compare_suite import resolved
 from tests.docx_factory import make_docx, p
 from tests.edit_invariants import assert_schema_no_new_errors, assert_structural
+from tests.lo_known_differences import read_rows
 
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 BODY = p("First clause.") + p("Second clause.")
@@ -129,34 +132,121 @@ def test_the_same_page_setup_is_left_alone() -> None:
     assert _sect_of(out["buffer"]).find(W + "sectPrChange") is None
 
 
-@pytest.mark.parametrize("backwards", [False, True])
-def test_a_section_break_added_or_removed_is_named(backwards: bool) -> None:
-    """B starts a new section after the first clause: not written yet, so the report says so,
-    and a header of that new section is named too rather than dropped."""
+def _sections(data: bytes) -> str:
+    """The body as sections: each one's non-blank paragraphs and its orientation, e.g.
+    ``First clause. [landscape] / Second clause. [portrait]``."""
+    body = etree.fromstring(zipfile.ZipFile(BytesIO(data)).read("word/document.xml")).find(W + "body")
+    shown, texts = [], []
+
+    def close(sect: etree._Element | None) -> None:
+        size = sect.find(W + "pgSz") if sect is not None else None
+        orient = (size.get(W + "orient") if size is not None else None) or "portrait"
+        shown.append(f"{' + '.join(texts)} [{orient}]")
+        texts.clear()
+
+    for para in body.iter(W + "p"):
+        text = "".join(t.text or "" for t in para.iter(W + "t"))
+        if text.strip():
+            texts.append(text)
+        sect = para.find(f"{W}pPr/{W}sectPr")
+        if sect is not None:
+            close(sect)
+    close(body.find(W + "sectPr"))
+    return " / ".join(shown)
+
+
+def _break(where: str) -> bytes:
+    """B: a landscape section ends after the first clause (on its paragraph, on an empty paragraph
+    of its own, or on a new clause), a header of its own on that section."""
     ref = '<w:headerReference w:type="default" r:id="rId1"/>'
-    one = make_docx(BODY + _sect())
-    two = make_docx(
-        p(ppr=_sect(ref), runs="<w:r><w:t>First clause.</w:t></w:r>") + p("Second clause.") + _sect(),
-        header=p("Schedule"),
-    )
-    base, revised = (two, one) if backwards else (one, two)
+    ending = {
+        "on the clause": p(ppr=_sect(ref, LANDSCAPE), runs="<w:r><w:t>First clause.</w:t></w:r>"),
+        "on its own line": p("First clause.") + p(ppr=_sect(ref, LANDSCAPE)),
+        "on a new clause": p("First clause.")
+        + p(ppr=_sect(ref, LANDSCAPE), runs="<w:r><w:t>A new clause.</w:t></w:r>"),
+    }[where]
+    return make_docx(ending + p("Second clause.") + _sect(), header=p("Schedule"))
+
+
+BREAKS = ["on the clause", "on its own line", "on a new clause"]
+
+
+@pytest.mark.parametrize("where", BREAKS)
+def test_a_section_break_added_is_tracked_as_word_does(where: str) -> None:
+    """A section break the revised version added is a paragraph whose mark is inserted and which
+    carries the new section's settings; its new header is referenced from it. Accepting gives the
+    revised sections, rejecting the base's single portrait one."""
+    base, revised = make_docx(BODY + _sect()), _break(where)
     out = generate_redline_docx(base, revised)
-    reasons = [s["reason"] for s in out["skipped"]]
-    if backwards:
-        assert reasons == [
-            "the revised version has 1 sections where the base has 2: section breaks added or removed are not marked"
-        ]
-    else:
-        assert reasons == [
-            "the revised version has 2 sections where the base has 1: section breaks added or removed are not marked",
-            "a header only the revised version has is not marked: the versions do not have the same sections",
-        ]
+    assert out["skipped"] == [] and out["unprocessedStories"] == []
+    body = etree.fromstring(zipfile.ZipFile(BytesIO(out["buffer"])).read("word/document.xml")).find(
+        W + "body"
+    )
+    (carrier,) = [q for q in body.iter(W + "p") if q.find(f"{W}pPr/{W}sectPr") is not None]
+    assert carrier.find(f"{W}pPr/{W}rPr/{W}ins") is not None
+    assert carrier.find(f"{W}pPr/{W}sectPr/{W}headerReference") is not None
+    assert _sections(resolved(out["buffer"], True)) == _sections(revised)
+    assert (
+        _sections(resolved(out["buffer"], False))
+        == _sections(base)
+        == "First clause. + Second clause. [portrait]"
+    )
+    assert_structural(out["buffer"], base)
+    assert_schema_no_new_errors(out["buffer"], base)
+
+
+@pytest.mark.parametrize("centred", [False, True])
+def test_a_section_break_on_a_clause_both_have_adds_no_paragraph(centred: bool) -> None:
+    """On a clause both versions have, the clause's mark becomes the inserted one and its own
+    mark moves to an empty paragraph marked deleted: neither side gains a paragraph. When the
+    clause is also centred, that tracked change goes with each mark under an id of its own."""
+    jc = '<w:jc w:val="center"/>' if centred else ""
+    revised = make_docx(
+        p(ppr=jc + _sect(size=LANDSCAPE), runs="<w:r><w:t>First clause.</w:t></w:r>")
+        + p("Second clause.")
+        + _sect()
+    )
+    base = make_docx(BODY + _sect())
+    out = generate_redline_docx(base, revised)["buffer"]
+    for accept in (True, False):
+        body = etree.fromstring(zipfile.ZipFile(BytesIO(resolved(out, accept))).read("word/document.xml"))
+        paragraphs = list(body.iter(W + "p"))
+        assert len(paragraphs) == 2
+        assert (paragraphs[0].find(f"{W}pPr/{W}jc") is not None) == (centred and accept)
+    assert _sections(resolved(out, True)) == _sections(revised)
+    assert_structural(out, base)
+    assert_schema_no_new_errors(out, base)
+
+
+def test_a_section_break_removed_is_named() -> None:
+    """A break the revised version removed is not written yet: the report says so."""
+    out = generate_redline_docx(_break("on the clause"), make_docx(BODY + _sect()))
+    assert [s["reason"] for s in out["skipped"]] == [
+        "the revised version has 1 sections where the base has 2: section breaks removed, or added "
+        "where they cannot be marked, are not marked"
+    ]
 
 
 def _write(tmp_path: Path, name: str, data: bytes) -> Path:
     path = tmp_path / name
     path.write_bytes(data)
     return path
+
+
+_LO_DIFFERENCES = {(case, mode): shown for case, mode, shown, _why in read_rows("lo_compare_differences.tsv")}
+
+
+@pytest.mark.libreoffice
+@pytest.mark.parametrize("where", BREAKS)
+def test_libreoffice_accepts_and_rejects_an_added_section_break(tmp_path: Path, where: str) -> None:
+    """LibreOffice's Accept All gives the revised sections; its Reject All gives the base's text
+    but, where ``tests/data/lo_compare_differences.tsv`` says why, not the base's page setup."""
+    base, revised = make_docx(BODY + _sect()), _break(where)
+    out = _write(tmp_path, "out.docx", generate_redline_docx(base, revised)["buffer"])
+    for mode, expected in (("accept_all", revised), ("reject_all", base)):
+        result = tmp_path / f"{mode}.docx"
+        lo_resolve_all(out, result, accept=mode == "accept_all")
+        assert _sections(result.read_bytes()) == _LO_DIFFERENCES.get((where, mode), _sections(expected))
 
 
 @pytest.mark.libreoffice
