@@ -23,7 +23,6 @@ from pathlib import Path
 from reviewer_app.docx import DocxReviewer
 from reviewer_app.docx.blocks import Block
 from reviewer_app.docx.checks import definitions
-from reviewer_app.docx.checks.engine import shown_labels
 from reviewer_app.docx.find import text_range
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -157,10 +156,9 @@ def dangle_reference(path: Path, rng: random.Random) -> Seed | None:
     """A referenced clause deleted (one without sub-clauses), so references to it dangle."""
     reviewer = DocxReviewer.open(path)
     snapshot = reviewer.snapshot()
-    labels = shown_labels(snapshot)
     numbered = {}
     for block in snapshot.blocks:
-        label = labels.get(block.id, block.display_label)
+        label = block.display_label
         if block.normalized and label and re.fullmatch(r"\d+(\.\d+)+\.?", label):
             numbered[label.rstrip(".")] = block
     choices = []

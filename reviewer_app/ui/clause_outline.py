@@ -17,7 +17,6 @@ import re
 from dataclasses import dataclass
 
 from ..docx.blocks import Block
-from ..docx.checks.engine import shown_labels
 from ..docx.snapshot import Snapshot
 from .pageview.records import shown_label
 
@@ -56,13 +55,12 @@ def outline(snapshot: Snapshot) -> list[OutlineEntry]:
     #: (depth, full number) of the entries a following one may nest under
     stack: list[tuple[int, str]] = []
     heading: tuple[int, int | None] | None = None  # (depth, numId) of the last heading
-    corrected = snapshot.memo("check_labels", shown_labels)
     for block in snapshot.blocks:
         if block.heading_level is None and block.display_label is None:
             continue  # most paragraphs of a contract: looked at no further
         if not block.normalized or block.kind == "diagnostic":
             continue
-        label = corrected.get(block.id) or shown_label(block)
+        label = shown_label(block)
         numbered = label is not None and _ALNUM.search(label) is not None
         if block.heading_level is None and (not numbered or block.table is not None):
             continue

@@ -211,12 +211,11 @@ class Checker:
             self._stale.add("manual")
 
     def _read_all(self, snapshot: Snapshot, blocks: list[Block]) -> None:
-        labels = snapshot.memo("check_labels", shown_labels)
         fresh: dict[tuple, Facts] = {}
         reader = TextReader()
         alike: dict[tuple, Facts] = {}  # facts by all they depend on but block id, list and label
         self._facts = []
-        for block, context in zip(blocks, self._contexts(blocks, labels), strict=True):
+        for block, context in zip(blocks, self._contexts(blocks), strict=True):
             key = (
                 block.id,
                 block.text,
@@ -247,9 +246,7 @@ class Checker:
         self._fields = None
 
     @staticmethod
-    def _contexts(
-        blocks: Sequence[Block], labels: dict[str, str]
-    ) -> Iterator[tuple[str | None, bool, bool, bool, bool]]:
+    def _contexts(blocks: Sequence[Block]) -> Iterator[tuple[str | None, bool, bool, bool, bool]]:
         """What each block's facts depend on besides the block: its shown label, whether it is
         a table's first column, in a definitions clause, where parties are defined, the first."""
         clause = ClauseTracker()
@@ -257,7 +254,7 @@ class Checker:
             if block.heading_level is not None:
                 clause.read(block)
             yield (
-                labels.get(block.id, block.display_label),
+                block.display_label,
                 bool(block.table and block.table.get("gridColumnIndex") == 0),
                 clause.in_definitions,
                 position < _PREAMBLE_BLOCKS or clause.in_parties,
@@ -441,41 +438,6 @@ def _field_free(element: etree._Element | None, marks: dict[etree._Element, set[
     if next(element.iter(W + "fldSimple", W + "instrText", W + "fldChar"), None) is not None:
         return False
     return {m.get(W + "name") or "" for m in element.iter(W + "bookmarkStart")} == marks.get(element, set())
-
-
-def shown_labels(snapshot: Snapshot) -> dict[str, str]:
-    """Labels corrected for empty numbered paragraphs that only carry a section break.
-
-    The block model counts such a paragraph (``1.`` with no text) like Word's list engine may,
-    but LibreOffice and the document's own cross-references do not: ``Section 1.4`` of the
-    Common Paper terms is the fourth clause of the first heading the reader sees. Labels of
-    that list after it are shifted back by one at that level.
-    """
-    shifts: dict[int, dict[int, int]] = {}
-    out: dict[str, str] = {}
-    for block in snapshot.blocks:
-        ref = block.list_reference
-        if ref is None:
-            continue
-        num_id, level = ref["numId"], ref["level"]
-        levels = shifts.get(num_id)
-        if not block.normalized:
-            ppr = block.element.find(W + "pPr") if block.element is not None else None
-            if ppr is not None and ppr.find(W + "sectPr") is not None:
-                shifts.setdefault(num_id, {})[level] = shifts.get(num_id, {}).get(level, 0) + 1
-            continue
-        if not levels or not block.display_label:
-            continue
-        for deeper in [lvl for lvl in levels if lvl > level]:
-            del levels[deeper]
-        parts = block.display_label.rstrip(".").split(".")
-        if not all(p.isdigit() for p in parts):
-            continue
-        for lvl, count in levels.items():
-            if lvl < len(parts):
-                parts[lvl] = str(int(parts[lvl]) - count)
-        out[block.id] = ".".join(parts) + ("." if block.display_label.endswith(".") else "")
-    return out
 
 
 def _facts(block: Block, context: tuple[str | None, bool, bool, bool, bool], read: TextFacts) -> Facts:
