@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from reviewer_app.docx.checks import check_reviewer
 from reviewer_app.docx.reviewer import DocxReviewer
 from reviewer_app.ui.pageview.layout import PagedLayout
 from tests.docx_factory import make_docx, p
@@ -34,19 +35,25 @@ def _heading(para_id: str, level: int, text: str = "", extra: str = "") -> str:
     return p(text, para_id=para_id, ppr=f'<w:pStyle w:val="Heading{level}"/>{extra}')
 
 
-def _shown(tmp_path: Path, cover_mark: str) -> dict[str, str]:
-    """The text each heading shows on the page (label included), by paragraph id."""
+def _cover_document(tmp_path: Path, cover_mark: str) -> DocxReviewer:
+    """A cover line, the empty Heading 1 (its mark ``cover_mark``), then clauses citing each other."""
     body = (
         p("Order Form", para_id="10000001")
         + _heading("10000002", 1, extra=cover_mark)
         + _heading("10000003", 1, "Cooperation")
         + _heading("10000004", 2, "Obligations")
         + _heading("10000005", 1, "Payment")
+        + p("Fees are owed once the duties of Section 1.1 (Obligations) are met.", para_id="10000006")
         + _SECTION
     )
     path = tmp_path / "cover.docx"
     path.write_bytes(make_docx(body, styles=_STYLES, numbering=_NUMBERING))
-    layout = PagedLayout(DocxReviewer.open(path), "all").build_all()
+    return DocxReviewer.open(path)
+
+
+def _shown(tmp_path: Path, cover_mark: str) -> dict[str, str]:
+    """The text each heading shows on the page (label included), by paragraph id."""
+    layout = PagedLayout(_cover_document(tmp_path, cover_mark), "all").build_all()
     shown = {}
     for para_id in ("10000002", "10000003", "10000004", "10000005"):
         record = layout.by_id[para_id]
@@ -61,6 +68,11 @@ def test_the_heading_carrying_the_cover_section_break_is_not_clause_one(qapp, tm
     assert shown["10000003"].startswith("1.") and shown["10000003"].endswith("Cooperation")
     assert shown["10000004"].startswith("1.1") and shown["10000004"].endswith("Obligations")
     assert shown["10000005"].startswith("2.") and shown["10000005"].endswith("Payment")
+
+
+def test_a_reference_counted_past_the_cover_heading_is_not_flagged(tmp_path: Path) -> None:
+    findings = check_reviewer(_cover_document(tmp_path, _SECTION))
+    assert not [f for f in findings if f.kind == "references"]
 
 
 @pytest.mark.parametrize("mark", ["", "<w:rPr><w:b/></w:rPr>"])
