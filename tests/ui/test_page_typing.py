@@ -306,7 +306,7 @@ def test_the_page_index_follows_typing_as_a_fresh_index_reads_the_pages(window: 
         QTest.keyClicks(view, typed)
         for i in range(3):
             QTest.keyClick(view, Qt.Key.Key_Backspace if i % 2 else Qt.Key.Key_Right)
-        fresh = PageIndex(layout)
+        fresh = PageIndex(layout.paging, layout.by_id, layout.notes.settled)
         fresh.invalidate()
         pages = range(layout.page_count())
         assert [layout.index.page_pieces(n) for n in pages] == [fresh.page_pieces(n) for n in pages]

@@ -47,7 +47,8 @@ def shown_pages(win: MainWindow) -> dict[str, int | None]:
 
 
 def fresh_index(win: MainWindow) -> PageIndex:
-    index = PageIndex(win.page_view.paged_layout())
+    layout = win.page_view.paged_layout()
+    index = PageIndex(layout.paging, layout.by_id, layout.notes.settled)
     index.invalidate()
     return index
 

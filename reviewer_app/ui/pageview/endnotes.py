@@ -9,7 +9,9 @@ An endnote is not body text: its paragraphs leave no record in the section docum
 text, ``read_page``, ``page_of_block`` and the page-text sums stay the body's) and carry no
 block id; the note's text is its own story (``list_stories`` / ``read_story``). Re-rendering a
 body paragraph leaves them in place: they sit after every body record, so nothing shifts them
-but the document itself, and a :class:`QTextCursor` follows that.
+but the document itself, and a :class:`QTextCursor` follows that. Writing them is the layout's
+last placement step; it hands over the section document and the bleed of its geometry, so the
+notes need nothing else from the layout.
 """
 
 from __future__ import annotations
@@ -21,15 +23,13 @@ from PySide6.QtGui import QPainter, QTextBlockFormat, QTextCharFormat, QTextCurs
 
 from ...docx.document import WordDocument
 from ...docx.stories import story_blocks, story_containers
-from ...docx.weak_links import BackReference
 from ...docx.xmlutil import REL_ENDNOTES, W
 from .builder import BuildContext, Flow, StoryBuilder
 from .footnotes import SEPARATOR_LENGTH, SEPARATOR_LU, paint_separator
-from .qformats import TWIPS
+from .section_geometry import text_left, text_width
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .layout import Page, PagedLayout
-    from .pages import SectionDoc
+    from .pages import Page, SectionDoc
 
 _ENDNOTE_PR, _NUM_FMT = W + "endnotePr", W + "numFmt"
 #: Word's endnote numbering when neither the section nor the settings name one.
@@ -50,18 +50,30 @@ def endnote_format(document: WordDocument) -> str:
 
 
 class Endnotes:
-    """Writes a layout's endnotes after its body and paints the rule above them."""
+    """Writes a document's endnotes after its body and paints the rule above them.
 
-    layout: BackReference[PagedLayout] = BackReference()  # the layout owns this part
+    ``context`` is the body's build context, whose formats and markup the notes share.
+    """
 
-    def __init__(self, layout: PagedLayout) -> None:
-        self.layout = layout
-        #: (section document index, cursor at the separator paragraph) once written
-        self._separator: tuple[int, QTextCursor] | None = None
+    def __init__(self, document: WordDocument, context: BuildContext) -> None:
+        self.document = document
+        self.context = context
+        #: how the notes are numbered (the body's references show the same numbers)
+        self.number_format = endnote_format(document)
+        #: (section document index, the document, cursor at the separator paragraph) once written
+        self._separator: tuple[int, SectionDoc, QTextCursor] | None = None
 
-    def write(self, section_doc: SectionDoc, doc_index: int, flow: Flow, cited: dict[str, str]) -> None:
-        """Write the rule and the ``cited`` notes (id -> number, in order) at the section's cursor."""
-        document = self.layout.document
+    def write(
+        self,
+        section_doc: SectionDoc,
+        doc_index: int,
+        flow: Flow,
+        cited: dict[str, str],
+        bleed: tuple[float, float],
+    ) -> None:
+        """Write the rule and the ``cited`` notes (id -> number, in order) at the section's cursor,
+        their frame reaching ``bleed`` past the text column as the body's does."""
+        document = self.document
         containers: dict[str, etree._Element] = {
             str(handle["noteId"]): container
             for handle, container in story_containers(document)
@@ -83,9 +95,9 @@ class Endnotes:
         cursor.insertText("\u200b")
         marker = QTextCursor(cursor)
         marker.movePosition(QTextCursor.MoveOperation.StartOfBlock)
-        self._separator = (doc_index, marker)
+        self._separator = (doc_index, section_doc, marker)
         part_name = document.part_name(REL_ENDNOTES) or ""
-        context = self.layout.context
+        context = self.context
         for note_id, label in wanted:
             container = containers[note_id]
             blocks = {b.element: b for b in story_blocks(document, container) if b.element is not None}
@@ -100,9 +112,9 @@ class Endnotes:
                 markup=context.markup,
                 hidden_comments=context.hidden_comments,
             )
-            builder = StoryBuilder(note_context, doc_index, self.layout.builder.bleed)
+            builder = StoryBuilder(note_context, doc_index, bleed)
             builder.state.note_label = label
-            builder.state.endnote_format = self.layout.builder.state.endnote_format
+            builder.state.endnote_format = self.number_format
             builder.container(container, cursor, Flow(fresh=False), None, False)
             # the notes' records are dropped: they are not body text (see the module docstring)
 
@@ -110,8 +122,8 @@ class Endnotes:
         """Draw the rule above the endnotes when ``page`` shows it (page coordinates, LU)."""
         if self._separator is None or self._separator[0] != page.doc_index:
             return
-        section_doc = self.layout.docs[page.doc_index]
-        block = section_doc.document.findBlock(self._separator[1].position())
+        _doc_index, section_doc, marker = self._separator
+        block = section_doc.document.findBlock(marker.position())
         rect = section_doc.document.documentLayout().blockBoundingRect(block)
         text_layout = block.layout()
         if text_layout is None or not text_layout.lineCount():
@@ -120,7 +132,5 @@ class Endnotes:
         middle = rect.y() + line.y() + line.height() / 2
         if not page.top <= middle < page.top + page.height:
             return
-        props = section_doc.props
-        left = (props.left + props.gutter) * TWIPS
-        width = (props.width - props.left - props.right - props.gutter) * TWIPS
-        paint_separator(painter, left, middle - page.top, min(SEPARATOR_LENGTH, width))
+        length = min(SEPARATOR_LENGTH, text_width(section_doc.props))
+        paint_separator(painter, text_left(section_doc.props), middle - page.top, length)

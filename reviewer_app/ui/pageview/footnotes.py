@@ -22,13 +22,13 @@ from PySide6.QtCore import QPointF
 from PySide6.QtGui import QColor, QPainter, QPen, QTextDocument
 
 from ...docx.stories import story_blocks, story_containers
-from ...docx.weak_links import BackReference
 from ...docx.xmlutil import REL_FOOTNOTES
+from .document_band import paint_document_band
 from .headers import story_document
-from .paint import paint_document_band
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .layout import PagedLayout
+    from ...docx.document import WordDocument
+    from .records import BuildContext
 
 #: Height of the band holding the rule above a page's notes (LU; a 10 pt line, about Word's).
 SEPARATOR_LU = 200.0
@@ -68,12 +68,12 @@ class PageFoot:
 
 
 class NoteDocuments:
-    """The footnotes part's notes laid out as documents, built the first time a page needs one."""
+    """The footnotes part's notes laid out as documents, built the first time a page needs one
+    (with the formats and markup of ``context``, the body's build context)."""
 
-    layout: BackReference[PagedLayout] = BackReference()  # the layout owns this part
-
-    def __init__(self, layout: PagedLayout) -> None:
-        self.layout = layout
+    def __init__(self, document: WordDocument, context: BuildContext) -> None:
+        self.document = document
+        self.context = context
         self._containers: dict[str, etree._Element] | None = None
         self._part_name = ""
         self._blocks: dict[etree._Element, object] = {}
@@ -81,7 +81,7 @@ class NoteDocuments:
 
     def _load(self) -> dict[str, etree._Element]:
         if self._containers is None:
-            document = self.layout.document
+            document = self.document
             self._containers = {
                 str(handle["noteId"]): container
                 for handle, container in story_containers(document)
@@ -97,11 +97,11 @@ class NoteDocuments:
             container = self._load().get(note_id)
             built = None
             if container is not None:
-                for block in story_blocks(self.layout.document, container):
+                for block in story_blocks(self.document, container):
                     if block.element is not None:
                         self._blocks[block.element] = block
                 built = story_document(
-                    self.layout, self._part_name, container, self._blocks, width, None, label
+                    self.context, self._part_name, container, self._blocks, width, None, label
                 )
                 built.story = {"type": "footnote", "noteId": int(note_id)}  # what a click in it edits
             self._docs[key] = built

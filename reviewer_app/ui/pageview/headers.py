@@ -5,7 +5,8 @@ Which story a page shows follows Word: a section names up to three headers and t
 ``w:titlePg`` makes the section's first page use ``first``, and ``evenAndOddHeaders`` in the
 settings makes even pages use ``even``. A story is built for one page at a time because its
 PAGE and NUMPAGES fields show that page's numbers; the few distinct (story, numbers) pairs of
-the visible pages are cached.
+the visible pages are cached. The layout asks for a section's header and footer heights before
+its pages exist (see :mod:`.section_geometry`); the painter asks for a finished page's stories.
 """
 
 from __future__ import annotations
@@ -17,25 +18,29 @@ from lxml import etree
 from PySide6.QtGui import QTextCursor, QTextDocument, QTextOption
 
 from ...docx.stories import story_blocks
-from ...docx.weak_links import BackReference
 from ...docx.xmlutil import W
 from .builder import BuildContext, Flow, StoryBuilder
 from .images import PageDocument
-from .qformats import TWIPS
+from .section_geometry import text_width
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .layout import Page, PagedLayout
+    from ...docx.document import WordDocument
+    from .pages import Page, PageSequence
 
 _CACHE_SIZE = 48
 
 
 class HeaderFooters:
-    """Builds and caches the header and footer documents of a layout's pages."""
+    """Builds and caches the header and footer documents of a layout's pages.
 
-    layout: BackReference[PagedLayout] = BackReference()  # the layout owns this part
+    ``context`` is the body's build context (formats, markup); ``pages`` the layout's pages,
+    which say which section, number and page count each page shows.
+    """
 
-    def __init__(self, layout: PagedLayout) -> None:
-        self.layout = layout
+    def __init__(self, document: WordDocument, context: BuildContext, pages: PageSequence) -> None:
+        self.word_document = document
+        self.context = context
+        self.pages = pages
         self._docs: OrderedDict[tuple[str, str, str, float], QTextDocument] = OrderedDict()
         self._parts: dict[str, tuple[str, etree._Element, dict[etree._Element, object]] | None] = {}
         self._inherited: list[dict[str, dict[str, str]]] | None = None
@@ -45,7 +50,7 @@ class HeaderFooters:
         if self._inherited is None:
             inherited: list[dict[str, dict[str, str]]] = []
             current: dict[str, dict[str, str]] = {"header": {}, "footer": {}}
-            for props in self.layout.sections:
+            for props in self.pages.sections:
                 current = {
                     "header": {**current["header"], **props.headers},
                     "footer": {**current["footer"], **props.footers},
@@ -61,15 +66,15 @@ class HeaderFooters:
         (``w:titlePg``) pushes down the first page only. Laid out with one-digit page numbers:
         what matters is how many lines it takes.
         """
-        props = self.layout.sections[section]
+        props = self.pages.sections[section]
         refs = self._references()[section][kind]
         if first_page:
             wanted = [refs.get("first" if props.title_page else "default")]
         else:
             wanted = [refs.get("default")]
-            if self.layout.resolver.settings["even_odd"]:
+            if self.context.resolver.settings["even_odd"]:
                 wanted.append(refs.get("even"))
-        width = (props.width - props.left - props.right - props.gutter) * TWIPS
+        width = text_width(props)
         tallest = 0.0
         for rel_id in wanted:
             if rel_id is None:
@@ -81,15 +86,14 @@ class HeaderFooters:
 
     def story(self, page: Page, kind: str) -> str | None:
         """The relationship id of the header (``kind="header"``) or footer ``page`` shows."""
-        section, first = self.layout.section_of_page(page)
-        props = self.layout.sections[section]
+        section, first = self.pages.section_of_page(page)
+        props = self.pages.sections[section]
         refs = self._references()[section][kind]
         if first and props.title_page:
             return refs.get("first")
-        number = (
-            self.layout.page_numbers()[page.number] if page.number < len(self.layout.page_numbers()) else ""
-        )
-        if self.layout.resolver.settings["even_odd"] and number.isdigit() and int(number) % 2 == 0:
+        numbers = self.pages.page_numbers()
+        number = numbers[page.number] if page.number < len(numbers) else ""
+        if self.context.resolver.settings["even_odd"] and number.isdigit() and int(number) % 2 == 0:
             return refs.get("even")
         return refs.get("default")
 
@@ -98,12 +102,11 @@ class HeaderFooters:
         rel_id = self.story(page, kind)
         if rel_id is None:
             return None
-        section, _ = self.layout.section_of_page(page)
-        props = self.layout.sections[section]
-        width = (props.width - props.left - props.right - props.gutter) * TWIPS
-        numbers = self.layout.page_numbers()
+        section, _ = self.pages.section_of_page(page)
+        width = text_width(self.pages.sections[section])
+        numbers = self.pages.page_numbers()
         label = numbers[page.number] if page.number < len(numbers) else str(page.number + 1)
-        total = str(self.layout.page_count())
+        total = str(self.pages.page_count())
         key = (rel_id, label, total, width)
         cached = self._docs.get(key)
         if cached is not None:
@@ -119,7 +122,7 @@ class HeaderFooters:
 
     def _part(self, rel_id: str) -> tuple[str, etree._Element, dict[etree._Element, object]] | None:
         if rel_id not in self._parts:
-            document = self.layout.document
+            document = self.word_document
             package = document.package
             found = None
             for rel in package.relationships(document.main_part):
@@ -136,14 +139,14 @@ class HeaderFooters:
         if part is None:
             return None
         part_name, root, blocks = part
-        doc = story_document(self.layout, part_name, root, blocks, width, fields)
+        doc = story_document(self.context, part_name, root, blocks, width, fields)
         if not doc.toPlainText().strip() and not _has_objects(root):
             return None
         return doc
 
 
 def story_document(
-    layout: PagedLayout,
+    body: BuildContext,
     part_name: str,
     container: etree._Element,
     blocks: dict[etree._Element, object],
@@ -153,30 +156,31 @@ def story_document(
 ) -> PageDocument:
     """A story outside the body (header, footer, footnote) laid out ``width`` wide at no margin.
 
-    ``fields`` gives PAGE/NUMPAGES their values on one page; ``note_label`` is the number a
-    footnote's own mark shows.
+    ``body`` is the body's build context, whose formats and markup the story shares; ``fields``
+    gives PAGE/NUMPAGES their values on one page; ``note_label`` is the number a footnote's own
+    mark shows.
     """
-    doc = PageDocument(layout.document.package)
+    doc = PageDocument(body.package)
     doc.setUndoRedoEnabled(False)
     doc.setUseDesignMetrics(True)
     option = QTextOption()
     option.setUseDesignMetrics(True)
-    option.setTabStopDistance(layout.factory.default_tab)
+    option.setTabStopDistance(body.factory.default_tab)
     doc.setDefaultTextOption(option)
     doc.setDocumentMargin(0)
     doc.setTextWidth(width)
     context = BuildContext(
-        layout.resolver,
-        layout.factory,
-        layout.document.package,
+        body.resolver,
+        body.factory,
+        body.package,
         part_name,
-        layout.mode,
+        body.mode,
         blocks,  # type: ignore[arg-type]
         width,
         [],
         fields,
-        markup=layout.context.markup,
-        hidden_comments=layout.context.hidden_comments,
+        markup=body.markup,
+        hidden_comments=body.hidden_comments,
     )
     cursor = QTextCursor(doc)
     cursor.beginEditBlock()

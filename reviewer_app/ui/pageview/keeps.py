@@ -7,7 +7,7 @@ pages, or when widow/orphan control (``w:widowControl``) would leave its first l
 foot of a page. :func:`apply_keeps` looks at each paragraph once, in order, and gives such a
 paragraph a page break before it (for a chain of keep-with-next paragraphs, the first of the
 chain), which Qt then honours. The layout calls it page by page, each page's paragraphs before
-that page's footnotes are settled (see :meth:`.layout.PagedLayout.step`), so the pages come out
+that page's footnotes are settled (see :mod:`.settling`), so the pages come out
 the same however the writing is sliced. (Qt's own
 ``nonBreakableLines`` is no keepLines: it also stops the paragraph wrapping, so its text would
 run off the page.)

@@ -13,7 +13,8 @@ Each page is settled once, so the work is bounded by the pages laid out.
 
 Every move is recorded so that re-rendering a paragraph can undo the moves after it
 (:meth:`NoteRoom.release`) and redo them for the new text (:meth:`NoteRoom.rewind`, then
-:meth:`NoteRoom.reserve`).
+:meth:`NoteRoom.reserve`). The room works on the layout's section documents alone (their
+records, pages and margins), so the layout runs it as one step of placing a page.
 """
 
 from __future__ import annotations
@@ -26,13 +27,12 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QPainter, QTextBlock, QTextBlockFormat, QTextCursor, QTextFormat, QTextTable
 
-from ...docx.weak_links import BackReference
 from .footnotes import SEPARATOR_LU, NoteDocuments, NotePiece, PageFoot, fill_foot, paint_foot
 from .qformats import TWIPS
+from .section_geometry import text_left, text_width
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .layout import Page, PagedLayout
-    from .pages import SectionDoc
+    from .pages import Page, SectionDoc
 
 _ALWAYS_BEFORE = QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore
 #: Notes may take at most this share of the text area before they continue on the next page.
@@ -64,13 +64,12 @@ class _DocNotes:
 
 
 class NoteRoom:
-    """Settles the footnotes of a layout's pages (see the module docstring)."""
+    """Settles the footnotes of the pages of ``docs``, a layout's section documents (see the
+    module docstring); ``documents`` lays out the notes themselves."""
 
-    layout: BackReference[PagedLayout] = BackReference()  # the layout owns this part
-
-    def __init__(self, layout: PagedLayout) -> None:
-        self.layout = layout
-        self.documents = NoteDocuments(layout)
+    def __init__(self, docs: list[SectionDoc], documents: NoteDocuments) -> None:
+        self.docs = docs
+        self.documents = documents
         self._docs: list[_DocNotes] = []
 
     def _state(self, doc_index: int) -> _DocNotes:
@@ -94,10 +93,8 @@ class NoteRoom:
         foot = self.foot(page)
         if foot is None:
             return
-        props = self.layout.docs[page.doc_index].props
-        left = (props.left + props.gutter) * TWIPS
-        width = (props.width - props.left - props.right - props.gutter) * TWIPS
-        paint_foot(painter, foot, left, page.height - props.bottom * TWIPS, width)
+        props = self.docs[page.doc_index].props
+        paint_foot(painter, foot, text_left(props), page.height - props.bottom * TWIPS, text_width(props))
 
     # ------------------------------------------------------------------ settling pages
     def reserve(self, doc_index: int, final: bool, until: int | None = None) -> list[int]:
@@ -109,7 +106,7 @@ class NoteRoom:
         caller can shift positions it holds.
         """
         state = self._state(doc_index)
-        section_doc = self.layout.docs[doc_index]
+        section_doc = self.docs[doc_index]
         inserted: list[int] = []
         count = section_doc.page_count()
         records = section_doc.records
@@ -142,7 +139,7 @@ class NoteRoom:
             foot = None
         return list(foot.rest) if foot is not None else []
 
-    def _refs(self, doc_index: int, section_doc: SectionDoc, page: int) -> list[tuple[int, str, str]]:
+    def _refs(self, section_doc: SectionDoc, page: int) -> list[tuple[int, str, str]]:
         """(position, note id, number) of the footnote references on ``page``, in order."""
         height = section_doc.page_height
         doc_layout = section_doc.document.documentLayout()
@@ -157,7 +154,7 @@ class NoteRoom:
                 break
             for offset, note_id, label in record.notes:
                 at = record.start + offset
-                if self.layout.page_of_position(doc_index, at) == page:
+                if section_doc.page_of(at) == page:
                     found.append((at, note_id, label))
         return found
 
@@ -165,11 +162,11 @@ class NoteRoom:
         """Give ``page`` its foot, moving the first overlapping line on; the split position if split."""
         state.feet.pop(page, None)
         carried = self._carried(doc_index, page)
-        refs = self._refs(doc_index, section_doc, page)
+        refs = self._refs(section_doc, page)
         if not refs and not carried:
             return None
         props = section_doc.props
-        width = (props.width - props.left - props.right - props.gutter) * TWIPS
+        width = text_width(props)
         height = section_doc.page_height
         page_top = page * height
         base = page_top + height - props.bottom * TWIPS
@@ -188,10 +185,10 @@ class NoteRoom:
                 continue
             if top - page_top <= props.top * TWIPS + block.blockFormat().topMargin() + _AT_TOP:
                 continue  # a page's first line stays, however tall its notes
-            split = self._move(doc_index, section_doc, state, block, index, page)
+            split = self._move(section_doc, state, block, index, page)
             break
         if len(state.moves) > moves:  # what moved took its references along
-            refs = self._refs(doc_index, section_doc, page)
+            refs = self._refs(section_doc, page)
             notes = [(at, self.documents.piece(note_id, label, width)) for at, note_id, label in refs]
         room = base - _last_bottom(section_doc, page)
         foot = fill_foot(carried, [p for _at, p in notes if p is not None], room)
@@ -202,7 +199,6 @@ class NoteRoom:
     # ------------------------------------------------------------------ moving lines on
     def _move(
         self,
-        doc_index: int,
         section_doc: SectionDoc,
         state: _DocNotes,
         block: QTextBlock,
@@ -222,33 +218,31 @@ class NoteRoom:
             table.setFormat(fmt)
             state.moves.append(_Move(table.firstPosition(), "table"))
             return None
-        record = self.layout.record_at(doc_index, block.position())
+        record = section_doc.record_at(block.position())
         lines = block.layout().lineCount()
         orphan = record is not None and record.orphan_control
         if orphan and index == lines - 1 and index >= 2:
             index -= 1  # widow control: the last line does not go alone
         if index == 0 or (orphan and index == 1):
-            target = self._chain_start(doc_index, section_doc, block, page)
+            target = self._chain_start(section_doc, block, page)
             if _is_page_top(section_doc, target, page):
                 target = block
             if not _is_page_top(section_doc, target, page):
                 self._break_before(state, target)
                 return None
-        return self._split(doc_index, section_doc, state, block, index) if index > 0 else None
+        return self._split(section_doc, state, block, index) if index > 0 else None
 
-    def _chain_start(
-        self, doc_index: int, section_doc: SectionDoc, block: QTextBlock, page: int
-    ) -> QTextBlock:
+    def _chain_start(self, section_doc: SectionDoc, block: QTextBlock, page: int) -> QTextBlock:
         """``block``, or the first of the keep-with-next paragraphs before it on the same page."""
         target = block
         while True:
             previous = target.previous()
             if not previous.isValid() or QTextCursor(previous).currentTable() is not None:
                 return target
-            record = self.layout.record_at(doc_index, previous.position())
+            record = section_doc.record_at(previous.position())
             if record is None or not record.keep_next or _page_of_line(section_doc, previous, 0) != page:
                 return target
-            target = self.layout.docs[doc_index].document.findBlock(record.start)
+            target = section_doc.document.findBlock(record.start)
 
     def _break_before(self, state: _DocNotes, block: QTextBlock) -> None:
         fmt = block.blockFormat()
@@ -256,9 +250,7 @@ class NoteRoom:
         fmt.setPageBreakPolicy(fmt.pageBreakPolicy() | _ALWAYS_BEFORE)
         QTextCursor(block).setBlockFormat(fmt)
 
-    def _split(
-        self, doc_index: int, section_doc: SectionDoc, state: _DocNotes, block: QTextBlock, index: int
-    ) -> int:
+    def _split(self, section_doc: SectionDoc, state: _DocNotes, block: QTextBlock, index: int) -> int:
         fmt = block.blockFormat()
         position = block.position() + block.layout().lineAt(index).textStart()
         following = QTextBlockFormat(fmt)
@@ -274,22 +266,16 @@ class NoteRoom:
         ending = QTextBlockFormat(fmt)
         ending.setBottomMargin(0)
         QTextCursor(block).setBlockFormat(ending)
-        self._shift(doc_index, section_doc, position, 1)
+        self._shift(section_doc, position, 1)
         state.moves.append(_Move(position, "split", QTextBlockFormat(fmt)))
         return position
 
-    def _shift(self, doc_index: int, section_doc: SectionDoc, position: int, delta: int) -> None:
+    def _shift(self, section_doc: SectionDoc, position: int, delta: int) -> None:
         """Records after a separator inserted (``delta`` 1) or removed (-1) at ``position`` move."""
-        record = self.layout.record_at(doc_index, position)
-        starts = section_doc.starts
-        i = bisect.bisect_right(starts, position)
+        record = section_doc.record_at(position)
         if record is not None and record.start < position:
             record.open_gap(position - record.start + (1 if delta < 0 else 0), delta)
-        for j in range(i, len(section_doc.records)):
-            later = section_doc.records[j]
-            later.start += delta
-            later.end += delta
-            starts[j] += delta
+        section_doc.shift_records(bisect.bisect_right(section_doc.starts, position), delta)
 
     # ------------------------------------------------------------------ after an edit
     def release(self, doc_index: int, position: int) -> None:
@@ -297,8 +283,8 @@ class NoteRoom:
         if doc_index >= len(self._docs):
             return
         state = self._docs[doc_index]
-        document = self.layout.docs[doc_index].document
-        section_doc = self.layout.docs[doc_index]
+        section_doc = self.docs[doc_index]
+        document = section_doc.document
         if not state.moves or state.moves[-1].position < position:
             return
         cursor = QTextCursor(document)
@@ -310,7 +296,7 @@ class NoteRoom:
                 cursor.deleteChar()
                 if move.before is not None:
                     cursor.setBlockFormat(move.before)
-                self._shift(doc_index, section_doc, move.position, -1)
+                self._shift(section_doc, move.position, -1)
             elif move.kind == "break" and move.before is not None:
                 cursor.setPosition(move.position)
                 cursor.setBlockFormat(move.before)
@@ -329,7 +315,7 @@ class NoteRoom:
             return
         state = self._docs[doc_index]
         state.moves = [move for move in state.moves if move.position < position]
-        count = self.layout.docs[doc_index].page_count()
+        count = self.docs[doc_index].page_count()
         state.checked = min(state.checked, count)
         state.feet = {page: foot for page, foot in state.feet.items() if page < count}
 
@@ -337,7 +323,7 @@ class NoteRoom:
         """Count the pages from the one holding ``position`` as not settled (after a rebuild
         there); :meth:`reserve` settles them again."""
         state = self._state(doc_index)
-        page = self.layout.page_of_position(doc_index, position)
+        page = self.docs[doc_index].page_of(position)
         if page >= state.checked:
             return
         state.checked = page

@@ -53,7 +53,7 @@ def paint_page_floats(
 
     def text_document(item: Floating, width: float) -> QTextDocument:
         assert item.text is not None
-        return story_document(layout, item.part, item.text, {}, width)
+        return story_document(layout.context, item.part, item.text, {}, width)
 
     for rect, item, resources in floats:
         if item.behind == behind:

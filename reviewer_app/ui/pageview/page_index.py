@@ -22,16 +22,15 @@ content block's text in order, up to whitespace.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QTextLayout
 
-from ...docx.weak_links import BackReference
-
 if TYPE_CHECKING:  # pragma: no cover
-    from .builder import RenderedBlock
-    from .layout import PagedLayout
+    from .pages import PageSequence
+    from .records import RenderedBlock
 
 #: One laid-out stretch of a QTextBlock on a page: (block position as indexed, from char, to char).
 Piece = tuple[int, int, int]
@@ -112,12 +111,19 @@ class _DocIndex:
 
 
 class PageIndex:
-    """Maps global page numbers to the laid-out lines on them (see the module docstring)."""
+    """Maps global page numbers to the laid-out lines on them (see the module docstring).
 
-    layout: BackReference[PagedLayout] = BackReference()  # the layout owns this part
+    It reads the layout's finished pages: ``pages`` (the section documents), ``blocks`` (the
+    block map, id -> rendered paragraph) and ``settled`` (how many pages of a document still
+    being written no longer move for footnotes, see :meth:`.note_room.NoteRoom.settled`).
+    """
 
-    def __init__(self, layout: PagedLayout) -> None:
-        self.layout = layout
+    def __init__(
+        self, pages: PageSequence, blocks: dict[str, RenderedBlock], settled: Callable[[int], int]
+    ) -> None:
+        self.pages = pages
+        self.blocks = blocks
+        self._settled = settled
         self._docs: dict[int, _DocIndex] = {}
 
     # ------------------------------------------------------------------ building
@@ -162,10 +168,6 @@ class PageIndex:
                 return
         doc.rewind(key)
 
-    def _final(self, doc_index: int) -> bool:
-        """Whether document ``doc_index`` is laid out to its end."""
-        return self.layout.done or doc_index < len(self.layout.docs) - 1
-
     def extend(self, doc_index: int, final: bool, until: int | None = None) -> None:
         """Index the blocks of document ``doc_index`` laid out since the last call (up to the one
         at position ``until``, when given).
@@ -176,14 +178,14 @@ class PageIndex:
         doc = self._doc(doc_index)
         if doc.next_block is None:
             return
-        section_doc = self.layout.docs[doc_index]
+        section_doc = self.pages.docs[doc_index]
         document = section_doc.document
         doc_layout = document.documentLayout()
         height = section_doc.page_height
         block = document.findBlock(doc.current(doc.next_block))
         last = document.lastBlock()
         # lines on pages whose footnotes are not settled may still move to the next page
-        settled = None if final else self.layout.notes.settled(doc_index)
+        settled = None if final else self._settled(doc_index)
         shifted = bool(doc.shifts)
         while block.isValid():
             if block == last and not final:
@@ -230,18 +232,19 @@ class PageIndex:
 
     def _complete(self) -> None:
         """Index every document as far as it is laid out."""
-        for doc_index in range(len(self.layout.docs)):
-            self.extend(doc_index, self._final(doc_index))
+        for doc_index in range(len(self.pages.docs)):
+            self.extend(doc_index, self.pages.final(doc_index))
 
     def _located(self, page: int) -> tuple[int, _DocIndex, int] | None:
         """(document index, its index, page within it) of global ``page``, every document indexed."""
         self._complete()
-        if page < 0 or not self.layout.docs:
+        docs = self.pages.docs
+        if page < 0 or not docs:
             return None
         first = 0
-        for doc_index, section_doc in enumerate(self.layout.docs):
+        for doc_index, section_doc in enumerate(docs):
             count = section_doc.page_count()
-            if page < first + count or doc_index == len(self.layout.docs) - 1:
+            if page < first + count or doc_index == len(docs) - 1:
                 doc = self._docs.get(doc_index)
                 if doc is None or page - first >= len(doc.pages):
                     return None
@@ -254,8 +257,8 @@ class PageIndex:
     def page_count(self) -> int:
         """Pages laid out (as the layout counts them, including pages with no text)."""
         self._complete()
-        indexed = (self.layout.first_page_of_doc(i) + len(doc.pages) for i, doc in self._docs.items())
-        return max(self.layout.page_count(), max(indexed, default=0))
+        indexed = (self.pages.first_page_of_doc(i) + len(doc.pages) for i, doc in self._docs.items())
+        return max(self.pages.page_count(), max(indexed, default=0))
 
     def page_text(self, page: int) -> str:
         """The clean text laid out on ``page`` (0-based), in reading order (see module docstring)."""
@@ -272,14 +275,15 @@ class PageIndex:
         if located is None:
             return []
         doc_index, doc, local = located
-        document = self.layout.docs[doc_index].document
+        section_doc = self.pages.docs[doc_index]
+        document = section_doc.document
         out: list[tuple[str | None, str]] = []
         last_record: RenderedBlock | None = None
         for indexed, start, end in doc.pages[local]:
             position = doc.current(indexed)
             block = document.findBlock(position)
             a, b = position + start, position + end
-            record = self.layout.record_at(doc_index, a)
+            record = section_doc.record_at(a)
             if record is None:
                 continue
             piece = clean_slice(record, block.text(), position, a, b)
@@ -296,16 +300,17 @@ class PageIndex:
         if located is None:
             return []
         doc_index, doc, local = located
+        section_doc = self.pages.docs[doc_index]
         found: list[str] = []
         for indexed, start, _end in doc.pages[local]:
-            record = self.layout.record_at(doc_index, doc.current(indexed) + start)
+            record = section_doc.record_at(doc.current(indexed) + start)
             if record is not None and record.block_id and (not found or found[-1] != record.block_id):
                 found.append(record.block_id)
         return found
 
     def page_of_block(self, block_id: str) -> int | None:
         """The page of the block's first line of clean text (its first line when it has none)."""
-        record = self.layout.by_id.get(block_id)
+        record = self.blocks.get(block_id)
         if record is None:
             return None
         position = record.start + (record.spans[0][0] if record.spans else 0)
@@ -317,7 +322,7 @@ class PageIndex:
         Offsets count the block's clean text (``block.text``); an offset past the end maps to
         the block's last character.
         """
-        record = self.layout.by_id.get(block_id)
+        record = self.blocks.get(block_id)
         if record is None:
             return None
         del end  # a range starts on one page; the page of its start is where to look
@@ -326,7 +331,7 @@ class PageIndex:
 
     def pages_of_block(self, block_id: str) -> tuple[int, int] | None:
         """(first, last) page holding lines of the block."""
-        record = self.layout.by_id.get(block_id)
+        record = self.blocks.get(block_id)
         if record is None:
             return None
         first = self._page_of(record.doc_index, record.start)
@@ -336,14 +341,14 @@ class PageIndex:
         return first, last
 
     def _page_of(self, doc_index: int, position: int) -> int | None:
-        document = self.layout.docs[doc_index].document
+        document = self.pages.docs[doc_index].document
         block = document.findBlock(position)
         if not block.isValid():
             return None
         doc = self._doc(doc_index)
         at = block.position()
         if doc.next_block is not None and doc.current(doc.next_block) <= at:
-            self.extend(doc_index, self._final(doc_index), until=at)
+            self.extend(doc_index, self.pages.final(doc_index), until=at)
         key = doc.indexed(at)
         if doc.next_block is not None and key >= doc.next_block:
             return None  # not laid out yet
@@ -357,7 +362,7 @@ class PageIndex:
             if line_start > offset:
                 break
             page = line_page
-        return self.layout.first_page_of_doc(doc_index) + page
+        return self.pages.first_page_of_doc(doc_index) + page
 
 
 def clean_slice(record: RenderedBlock, text: str, block_position: int, a: int, b: int) -> str:

@@ -1,11 +1,14 @@
 """Section documents and pages: what a paged layout is made of, and the helpers it shares.
 
 A :class:`SectionDoc` is one QTextDocument with one page geometry; a :class:`Page` is one band
-of it. The page index, the painter and the view address pages through these.
+of it; a :class:`PageSequence` is the finished pages of a layout, in order, with the number and
+the section each shows. The page index, the headers, the painter and the view address pages
+through these, so none of them needs the layout that writes the documents.
 """
 
 from __future__ import annotations
 
+import bisect
 import gc
 from dataclasses import dataclass, field
 from typing import Any
@@ -13,6 +16,7 @@ from typing import Any
 from lxml import etree
 from PySide6.QtGui import QTextCursor, QTextDocument, QTextFormat
 
+from ...docx.numformats import format_number
 from ...docx.xmlutil import W
 from .qformats import TWIPS
 from .records import MODES, RenderedBlock
@@ -95,10 +99,41 @@ class SectionDoc:
             block = block.previous()
         return qt_pages
 
+    def record_at(self, position: int) -> RenderedBlock | None:
+        """The rendered paragraph whose range holds ``position``."""
+        i = bisect.bisect_right(self.starts, position) - 1
+        if i < 0:
+            return None
+        record = self.records[i]
+        return record if record.start <= position <= record.end else None
+
+    def shift_records(self, first: int, delta: int) -> None:
+        """Records ``first..`` moved by ``delta`` characters (text before them grew or shrank)."""
+        starts, records = self.starts, self.records
+        for j in range(first, len(records)):
+            later = records[j]
+            later.start += delta
+            later.end += delta
+            starts[j] += delta
+
+    def page_of(self, position: int) -> int:
+        """Page (within this document) of the line holding ``position``."""
+        block = self.document.findBlock(position)
+        if not block.isValid():
+            return 0
+        rect = self.document.documentLayout().blockBoundingRect(block)
+        text_layout = block.layout()
+        y = rect.y()
+        if text_layout is not None and text_layout.lineCount():
+            line = text_layout.lineForTextPosition(max(0, position - block.position()))
+            if line.isValid():
+                y = rect.y() + line.y() + line.height() / 2
+        return max(0, int(y // self.page_height))
+
 
 @dataclass(slots=True)
 class SplitMark:
-    """Where a paragraph item of the current slice starts, to cut the flow there (see ``_split``)."""
+    """Where a paragraph item of the current slice starts, to cut the flow there (see ``cut_at_page_top``)."""
 
     item: int
     position: int
@@ -128,6 +163,79 @@ class Page:
     def top(self) -> float:
         """Where this page's band starts in its section document (LU)."""
         return self.index_in_doc * self.height
+
+
+class PageSequence:
+    """The pages of a layout's section documents, in order, as far as they are laid out.
+
+    The layout appends to ``docs`` and calls :meth:`changed` after writing or editing; readers
+    (the page index, headers and footers, the view) get pages, page numbers and the section a
+    page shows from here. ``done`` is set once the last document is laid out to its end.
+    """
+
+    def __init__(self, docs: list[SectionDoc], sections: list[SectionProps]) -> None:
+        self.docs = docs
+        self.sections = sections
+        self.done = False
+        self._pages: list[Page] | None = None
+        self._numbers: list[str] | None = None
+
+    def changed(self) -> None:
+        """The documents were written to or edited: pages are counted again when next asked."""
+        self._pages = None
+        self._numbers = None
+
+    def final(self, doc_index: int) -> bool:
+        """Whether document ``doc_index`` is laid out to its end (nothing more is written to it)."""
+        return self.done or doc_index < len(self.docs) - 1
+
+    def pages(self) -> list[Page]:
+        """Every page laid out so far, in order."""
+        if self._pages is None:
+            pages: list[Page] = []
+            for doc_index, section_doc in enumerate(self.docs):
+                for i in range(section_doc.page_count()):
+                    pages.append(
+                        Page(len(pages), doc_index, i, section_doc.page_width, section_doc.page_height)
+                    )
+            self._pages = pages
+        return self._pages
+
+    def page_count(self) -> int:
+        """Pages laid out so far (the final count once :attr:`done`)."""
+        return len(self.pages())
+
+    def first_page_of_doc(self, doc_index: int) -> int:
+        """Global number of the first page of section document ``doc_index``."""
+        return sum(d.page_count() for d in self.docs[:doc_index])
+
+    def section_of_page(self, page: Page) -> tuple[int, bool]:
+        """(section index, is the section's first page) for ``page``: which headers it shows."""
+        section_doc = self.docs[page.doc_index]
+        if section_doc.carried is not None:
+            found, first = section_doc.carried, False
+        else:
+            found, first = section_doc.sections[0][1] if section_doc.sections else 0, page.index_in_doc == 0
+        for position, section in section_doc.sections:
+            start_page = section_doc.page_of(position)
+            if self.sections[section].kind == "continuous" and start_page > 0:
+                start_page += 1
+            if start_page <= page.index_in_doc:
+                found, first = section, start_page == page.index_in_doc
+        return found, first
+
+    def page_numbers(self) -> list[str]:
+        """The number each page shows in a PAGE field (section restarts and formats applied)."""
+        if self._numbers is None:
+            numbers: list[str] = []
+            value = 0
+            for page in self.pages():
+                section, first = self.section_of_page(page)
+                props = self.sections[section]
+                value = props.page_start if first and props.page_start is not None else value + 1
+                numbers.append(format_number(value, props.page_format) if props.page_format else str(value))
+            self._numbers = numbers
+        return self._numbers
 
 
 def line_top(doc_layout: Any, block: Any, index: int) -> float | None:

@@ -23,13 +23,13 @@ from PySide6.QtGui import (
     QFont,
     QFontMetricsF,
     QPainter,
-    QPalette,
     QPen,
     QTextBlock,
     QTextDocument,
 )
 
 from .builder import RenderedBlock
+from .document_band import paint_document_band, paper_palette
 from .fonts import without_ligatures
 from .formatting import Border
 from .page_floats import page_floats, paint_page_floats
@@ -37,7 +37,8 @@ from .qformats import LU_PER_INCH, TWIPS, font_scale
 
 if TYPE_CHECKING:  # pragma: no cover
     from .headers import HeaderFooters
-    from .layout import Page, PagedLayout
+    from .layout import PagedLayout
+    from .pages import Page
 
 #: Width of the markup column beside each page (LU; 2.6 inches).
 MARKUP_WIDTH = 1872.0
@@ -63,41 +64,6 @@ class PaintOptions:
     page_color: QColor = field(default_factory=lambda: QColor("white"))
     #: the comment the person selected: its balloon is drawn with a heavier border
     selected_comment: str | None = None
-
-
-def _palette() -> QPalette:
-    """Black text on white whatever the desktop theme: a page is paper."""
-    palette = QPalette()
-    palette.setColor(QPalette.ColorRole.Text, QColor("black"))
-    palette.setColor(QPalette.ColorRole.WindowText, QColor("black"))
-    palette.setColor(QPalette.ColorRole.Base, QColor("white"))
-    return palette
-
-
-_PALETTE: QPalette | None = None
-
-
-def paint_document_band(
-    painter: QPainter, document: QTextDocument, top: float, width: float, height: float
-) -> None:
-    """Draw the ``[top, top + height)`` band of ``document`` at the painter's origin, clipped.
-
-    Only the lines inside the painter's clip are drawn (a keystroke repaints its paragraph's
-    band, not the fifty lines of its page)."""
-    global _PALETTE
-    if _PALETTE is None:
-        _PALETTE = _palette()
-    painter.save()
-    painter.setClipRect(QRectF(0, 0, width, height), Qt.ClipOperation.IntersectClip)
-    # the region's own rectangles, not the clip's bounding box: a paragraph's band and the margin
-    # column beside the whole page span the page, their parts on the paper only the band
-    shown = QRectF(painter.clipRegion().boundingRect()).adjusted(-1, -1, 1, 1)
-    painter.translate(0, -top)
-    context = QAbstractTextDocumentLayout.PaintContext()
-    context.clip = shown.translated(0, top)
-    context.palette = _PALETTE
-    document.documentLayout().draw(painter, context)
-    painter.restore()
 
 
 def page_records(layout: PagedLayout, page: Page) -> list[tuple[RenderedBlock, list[tuple[float, float]]]]:
@@ -200,13 +166,10 @@ class PagePainter:
 
     @staticmethod
     def _story(painter: QPainter, document: QTextDocument, at: QPointF) -> None:
-        global _PALETTE
-        if _PALETTE is None:
-            _PALETTE = _palette()
         painter.save()
         painter.translate(at)
         context = QAbstractTextDocumentLayout.PaintContext()
-        context.palette = _PALETTE
+        context.palette = paper_palette()
         document.documentLayout().draw(painter, context)
         records = getattr(document, "records", None)
         if records and any(r.borders for r in records):

@@ -27,7 +27,7 @@ _AT_TOP_MARGIN = 0.5
 
 
 class FlowSplitter:
-    """Mixed into :class:`~.layout.PagedLayout`; uses its builder, flow and documents."""
+    """Mixed into :class:`~.body_writer.BodyWriter`; uses its builder, flow and documents."""
 
     builder: StoryBuilder
     notes: NoteRoom
@@ -62,7 +62,7 @@ class FlowSplitter:
             self._flow.prev_style,
         )
 
-    def _split(self, marks: list[SplitMark]) -> None:
+    def cut_at_page_top(self, marks: list[SplitMark]) -> None:
         """Start a new document at the first paragraph of this slice that begins a page.
 
         Qt re-lays out every table after an edit in the same document, so an in-place
