@@ -238,8 +238,9 @@ class Checker:
         self._order = snapshot.memo("check_order", lambda snap: {b.id: i for i, b in enumerate(snap.blocks)})
         # every block's lower-case words counted at once (C-level), not block by block
         self._vocabulary = Counter(chain.from_iterable(facts.lower_words for facts in self._facts))
-        for name, share in _SHARES:  # each sum made at once, with C-level getters
-            setattr(self, name, {p: value for p, value in enumerate(map(share, self._facts)) if value})
+        for name, share in _SHARES:  # each sum made at once, with C-level getters and filter
+            values = list(map(share, self._facts))
+            setattr(self, name, dict(compress(enumerate(values), values)))
         self._index = None
         self._targets = None
         self._gaps = None
@@ -305,8 +306,9 @@ class Checker:
         shared: dict[tuple, term_findings.BlockTerms] = {}
         if changed is None:
             self._totals = term_findings.TermTotals()
-            for position in range(len(self._facts)):
-                self._totals.add(position, self._block_terms(position, index, shape, shared))
+            self._totals.add_all(
+                [self._block_terms(position, index, shape, shared) for position in range(len(self._facts))]
+            )
         else:
             for position in changed:
                 self._totals.add(position, self._block_terms(position, index, shape, shared))

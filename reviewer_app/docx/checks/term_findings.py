@@ -27,9 +27,10 @@ from .terms import (
 )
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class BlockTerms:
-    """What one block adds to the term findings, for one :attr:`TermIndex.shape`.
+    """What one block adds to the term findings, for one :attr:`TermIndex.shape`; compared and
+    hashed by identity, as blocks alike share one (see :meth:`TermTotals.add_all`).
 
     Findings that also depend on the rest of the document wait in ``misses`` (reported unless
     the document writes one of the forms in lower case) and ``runs`` (an undefined-term
@@ -91,13 +92,21 @@ class TermTotals:
         self.flagged: dict[int, BlockTerms] = {}  # blocks with findings or candidates
 
     def add(self, position: int, result: BlockTerms) -> None:
+        self.add_all([result], start=position)
+
+    def add_all(self, results: list[BlockTerms], start: int = 0) -> None:
+        """Add the results of the blocks from position ``start`` on. Blocks alike share one
+        result (a schedule's repeated cells and clauses): each distinct result's uses are
+        counted once, times the blocks sharing it."""
         uses = self.uses
-        for term, count in result.uses.items():  # Counter.update would first ask isinstance(Mapping)
-            uses[term] += count
-        for term, site in result.sites.items():
-            self.sites.setdefault(term, {})[position] = site
-        if result.cases or result.misses or result.runs:
-            self.flagged[position] = result
+        for result, blocks in Counter(results).items():
+            for term, count in result.uses.items():  # Counter.update would first ask isinstance(Mapping)
+                uses[term] += count * blocks
+        for position, result in enumerate(results, start):
+            for term, site in result.sites.items():
+                self.sites.setdefault(term, {})[position] = site
+            if result.cases or result.misses or result.runs:
+                self.flagged[position] = result
 
     def remove(self, position: int, result: BlockTerms) -> None:
         self.uses.subtract(result.uses)
