@@ -99,6 +99,17 @@ class Block:
         """Reading tools show only blocks whose normalized text is non-empty."""
         return bool(self.normalized)
 
+    @property
+    def shown_label(self) -> str | None:
+        """The list number a reader sees, or None: an unnumbered heading's ``display_label`` is its
+        style id (the agent's outline names it so), which neither the page nor a quote shows."""
+        if not self.display_label:
+            return None
+        if self.kind == "listItem":
+            return self.display_label
+        numbered_heading = self.kind == "heading" and self.list_reference is not None
+        return self.display_label if numbered_heading and self.display_label != self.style_id else None
+
     def agent_view(self) -> dict[str, Any]:
         """The ``FolioAgentBlock`` the reading tools return (contract §4.1), optional keys omitted.
 

@@ -294,21 +294,12 @@ def _item_markdown(item: _Item, threads: dict[str, _Thread], in_cell: bool) -> s
             piece = _comment_markdown(threads[comment_id])
         out.append(_escape_cell(piece) if in_cell else piece)
     body = "".join(out)
-    label = _shown_label(block)
+    label = block.shown_label
     if label:
         body = f"{_escape_cell(label) if in_cell else label} {body}"
     if block.kind == "heading" and block.heading_level:
         body = "#" * min(block.heading_level, 6) + " " + body
     return marker + body
-
-
-def _shown_label(block: Block) -> str | None:
-    """The number a reader sees; an unnumbered heading's ``displayLabel`` is its style id, not shown."""
-    if block.kind == "listItem":
-        return block.display_label
-    if block.kind == "heading" and block.list_reference is not None and block.display_label != block.style_id:
-        return block.display_label
-    return None
 
 
 def _cell_key(block: Block) -> tuple[etree._Element | None, etree._Element | None]:
@@ -389,7 +380,7 @@ def _block_json(item: _Item) -> dict[str, Any]:
     out: dict[str, Any] = {"type": block.kind, "blockIndex": item.index, "blockId": block.id}
     if block.kind == "heading" and block.heading_level:
         out["level"] = block.heading_level
-    label = _shown_label(block)
+    label = block.shown_label
     if label:
         out["label"] = label
     if block.table is not None:

@@ -18,7 +18,6 @@ from dataclasses import dataclass
 
 from ..docx.blocks import Block
 from ..docx.snapshot import Snapshot
-from .pageview.records import shown_label
 
 #: how much of a clause's text an outline entry shows after its number
 TITLE_CHARS = 80
@@ -60,7 +59,7 @@ def outline(snapshot: Snapshot) -> list[OutlineEntry]:
             continue  # most paragraphs of a contract: looked at no further
         if not block.normalized or block.kind == "diagnostic":
             continue
-        label = shown_label(block)
+        label = block.shown_label
         numbered = label is not None and _ALNUM.search(label) is not None
         if block.heading_level is None and (not numbered or block.table is not None):
             continue

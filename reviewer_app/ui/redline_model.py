@@ -27,7 +27,6 @@ from ..docx.reviewer import DocxReviewer
 from ..docx.sections import parse_section, section_elements
 from ..docx.xmlutil import W, is_on
 from .comment_thread_widget import format_comment_date
-from .pageview.records import shown_label
 
 #: 0-based page of a block (as ``PageIndex.page_of_block`` answers), None when not laid out
 PageLookup = Callable[[str], int | None]
@@ -136,7 +135,9 @@ class SectionIndex:
             position = snapshot.index_of(heading)
             if position is None:
                 continue
-            label = _section_label(shown_label(snapshot.block(heading)), entry["text"])
+            heading_block = snapshot.block(heading)
+            shown = heading_block.shown_label if heading_block is not None else None
+            label = _section_label(shown, entry["text"])
             parent = (entry.get("parentHandle") or {}).get("headingBlockId")
             parent_path = path_of.get(parent, "") if parent else ""
             path_of[heading] = f"{parent_path} › {label}" if parent_path else label

@@ -15,23 +15,24 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtGui import QTextBlockFormat
 
+from ...docx.format_props import ParaProps
 from ...docx.xmlutil import W
-from .builder import BuildContext, Flow, RenderedBlock, StoryBuilder, split_table, story_items
-from .formatting import ParaProps
+from .builder import BuildContext, Flow, RenderedBlock, StoryBuilder, story_items
 from .long_words import ends_in_long_block
 from .pages import SectionDoc, SplitMark, clear_page_break, ends_section
 from .qformats import TWIPS
 from .section_geometry import bleed, section_document, text_width
 from .splitting import FlowSplitter
+from .table_split import split_table
 
 if TYPE_CHECKING:  # pragma: no cover
     from lxml import etree
 
+    from ...docx.sections import SectionProps
     from .endnotes import Endnotes
     from .note_room import NoteRoom
     from .pages import PageSequence
     from .section_geometry import SectionGeometry
-    from .sections import SectionProps
 
 _P, _TBL = W + "p", W + "tbl"
 _BLANK_PAGE_PARAGRAPH = ParaProps()

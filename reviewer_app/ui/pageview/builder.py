@@ -49,9 +49,9 @@ from .floating import Floating, read_floating
 from .images import describe_object
 from .long_words import BREAK_MARK, long_word_cuts
 from .qformats import TWIPS, script_of
-from .records import MODES, BuildContext, Flow, RenderedBlock, shown_label, story_items
+from .records import MODES, BuildContext, Flow, RenderedBlock, story_items
 from .slash_breaks import keep_slashed_words
-from .table_split import TablePart, split_table
+from .table_split import TablePart
 from .tables import TableFormats, cell_is_dark, is_top_aligned, keep_row, table_style_id
 
 _P, _TBL, _PPR, _RPR, _PSTYLE = W + "p", W + "tbl", W + "pPr", W + "rPr", W + "pStyle"
@@ -61,9 +61,6 @@ __all__ = [
     "Flow",
     "RenderedBlock",
     "StoryBuilder",
-    "TablePart",
-    "shown_label",
-    "split_table",
     "story_items",
 ]
 _DELETED = frozenset((W + "del", W + "moveFrom"))
@@ -212,7 +209,7 @@ class StoryBuilder:
         record.leader = next(
             (leader for _pos, _kind, leader in props.tabs if leader not in ("none", "")), None
         )
-        label = shown_label(block)
+        label = block.shown_label if block is not None else None
         label_shift = 0.0
         if label and numbering is not None:
             label_shift = self._label(

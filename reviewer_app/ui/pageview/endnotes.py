@@ -22,6 +22,7 @@ from lxml import etree
 from PySide6.QtGui import QPainter, QTextBlockFormat, QTextCharFormat, QTextCursor
 
 from ...docx.document import WordDocument
+from ...docx.sections import section_elements
 from ...docx.stories import story_blocks, story_containers
 from ...docx.xmlutil import REL_ENDNOTES, W
 from .builder import BuildContext, Flow, StoryBuilder
@@ -38,9 +39,8 @@ DEFAULT_ENDNOTE_FORMAT = "lowerRoman"
 
 def endnote_format(document: WordDocument) -> str:
     """How endnotes are numbered: the last section's ``w:endnotePr``, else the settings', else Word's."""
-    sections = document.body.findall(f".//{W}sectPr")
     settings = document.part_root("settings")
-    for holder in (sections[-1] if sections else None, settings):
+    for holder in (section_elements(document.body)[-1], settings):
         if holder is None:
             continue
         num_fmt = holder.find(f"{_ENDNOTE_PR}/{_NUM_FMT}")

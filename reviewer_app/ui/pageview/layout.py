@@ -30,14 +30,15 @@ from PySide6.QtCore import QRectF
 from PySide6.QtGui import QTextBlock, QTextCursor, QTextDocument
 
 from ...docx.comments import CommentRecord
+from ...docx.format_resolver import FormatResolver
 from ...docx.reviewer import DocxReviewer
+from ...docx.sections import parse_section, section_elements
 from ...docx.snapshot import Snapshot
 from .body_writer import BodyWriter
 from .builder import BuildContext, Flow, RenderedBlock, StoryBuilder
 from .comment_threads import CommentThreads
 from .endnotes import Endnotes
 from .footnotes import NoteDocuments
-from .formatting import FormatResolver
 from .headers import HeaderFooters
 from .note_room import NoteRoom
 from .page_index import PageIndex
@@ -53,7 +54,6 @@ from .pages import (
 from .qformats import FormatFactory
 from .records import MarkupFilter
 from .section_geometry import SectionGeometry, bleed, text_width
-from .sections import parse_section, section_elements
 from .settling import PageSettler
 from .tables import top_align_split_rows
 

@@ -17,10 +17,10 @@ from lxml import etree
 from PySide6.QtGui import QTextCursor, QTextDocument, QTextFormat
 
 from ...docx.numformats import format_number
+from ...docx.sections import SectionProps
 from ...docx.xmlutil import W
 from .qformats import TWIPS
 from .records import MODES, RenderedBlock
-from .sections import SectionProps
 
 _PPR, _SECT = W + "pPr", W + "sectPr"
 #: Markup-mode names the view accepts besides the canonical ``all``/``none``/``original``.

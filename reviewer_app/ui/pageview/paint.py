@@ -28,10 +28,10 @@ from PySide6.QtGui import (
     QTextDocument,
 )
 
+from ...docx.format_props import Border
 from .builder import RenderedBlock
 from .document_band import paint_document_band, paper_palette
 from .fonts import without_ligatures
-from .formatting import Border
 from .page_floats import page_floats, paint_page_floats
 from .qformats import LU_PER_INCH, TWIPS, font_scale
 

@@ -64,14 +64,6 @@ class RenderedBlock:
     #: footnote references laid out in the paragraph: ``(offset, footnote id, number shown)``
     notes: list[tuple[int, str, str]] = field(default_factory=list)
 
-    def shift(self, delta: int) -> None:
-        """Move the block by ``delta`` (an earlier block of the same document changed length).
-
-        Spans, anchors and moves are kept relative to :attr:`start`, so this is two additions.
-        """
-        self.start += delta
-        self.end += delta
-
     def open_gap(self, offset: int, delta: int) -> None:
         """``delta`` characters were inserted (or, negative, removed) at ``offset`` inside the block.
 
@@ -244,14 +236,3 @@ def story_items(parent: etree._Element) -> Iterator[etree._Element]:
                 chosen = child.find(MC + "Fallback")
             if chosen is not None:
                 yield from story_items(chosen)
-
-
-def shown_label(block: Block | None) -> str | None:
-    """The list number a reader sees (an unnumbered heading's ``displayLabel`` is its style id)."""
-    if block is None or not block.display_label:
-        return None
-    if block.kind == "listItem":
-        return block.display_label
-    if block.kind == "heading" and block.list_reference is not None and block.display_label != block.style_id:
-        return block.display_label
-    return None

@@ -18,10 +18,10 @@ from PySide6.QtCore import QSizeF
 from PySide6.QtGui import QTextCursor, QTextOption
 
 from ...docx.package import Package
+from ...docx.sections import SectionProps
 from .images import PageDocument
 from .pages import SectionDoc
 from .qformats import TWIPS, FormatFactory, make_font
-from .sections import SectionProps
 
 #: (section index, "header" | "footer", the section's first page) -> the story's height in LU
 StoryHeight = Callable[[int, str, bool], float]

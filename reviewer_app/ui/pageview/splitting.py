@@ -17,10 +17,10 @@ from .pages import SPLIT_MIN_CHARS, SPLIT_PAGES, SectionDoc, SplitMark, line_top
 from .qformats import TWIPS
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ...docx.sections import SectionProps
     from .builder import StoryBuilder
     from .note_room import NoteRoom
     from .records import Flow, RenderedBlock
-    from .sections import SectionProps
 
 #: How close (LU) to the top margin a paragraph's first line must be for the flow to be cut there.
 _AT_TOP_MARGIN = 0.5
