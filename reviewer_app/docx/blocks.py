@@ -15,6 +15,7 @@ from lxml import etree
 
 from . import hashing
 from .numbering import ListCounter, NumberingDefinitions, Stated
+from .sections import ends_section
 from .styles import StyleIndex
 from .table_grid import TableGrid
 from .text import (
@@ -44,7 +45,7 @@ _ALIGNMENTS = frozenset(
 )
 _JC_ALIASES = {"start": "left", "end": "right", "justify": "both"}
 _PPR, _PSTYLE, _VAL, _OUTLINE_LVL = W + "pPr", W + "pStyle", W + "val", W + "outlineLvl"
-_R, _SECT_PR_PATH = W + "r", f"{W}pPr/{W}sectPr"
+_R = W + "r"
 _JC, _SPACING, _IND, _NUMPR, _RPR = W + "jc", W + "spacing", W + "ind", W + "numPr", W + "rPr"
 _P, _TBL, _NUM_ID, _ILVL = W + "p", W + "tbl", W + "numId", W + "ilvl"
 
@@ -395,7 +396,7 @@ def _section_marker(block: Block) -> bool:
     cross-references ("Section 3.1 (Trademark License)") count their clauses that way: the empty
     numbered Heading 1 ending the cover page is not clause 1."""
     p = block.element
-    if block.text or p is None or p.find(_SECT_PR_PATH) is None:
+    if block.text or p is None or not ends_section(p):
         return False
     return not any(child.tag != _RPR for run in p.iter(_R) for child in run)
 

@@ -138,6 +138,15 @@ def section_elements(body: etree._Element) -> list[etree._Element | None]:
     return found
 
 
+def ends_section(p: etree._Element) -> bool:
+    """Whether paragraph ``p``'s mark ends a section (it holds ``w:pPr/w:sectPr``).
+
+    Asked for every paragraph the page view writes, so the common case (``w:pPr`` first) is one
+    index, not a search."""
+    ppr = p[0] if len(p) and p[0].tag == _PPR else p.find(_PPR)
+    return ppr is not None and ppr.find(_SECT) is not None
+
+
 def _is_ppr_sect(sect: etree._Element) -> bool:
     parent = sect.getparent()
     return parent is not None and parent.tag == _PPR and parent.getparent() is not None

@@ -34,8 +34,8 @@ from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QFont, QGuiApplication, QKeyEvent, QKeySequence, QUndoCommand
 
 from ..docx.edit.batch import parse_host_batch
-from ..docx.edit.ppr import carries_section
 from ..docx.find import text_range
+from ..docx.sections import ends_section
 from ..docx.stories import find_story_block
 from ..docx.xmlutil import W
 from .document_controller import DocumentController
@@ -266,7 +266,7 @@ class PageTyping(QObject):
         start, end = snapshot.index_of(first), snapshot.index_of(last)
         if start is None or end is None:
             return False
-        return any(b.element is not None and carries_section(b.element) for b in snapshot.blocks[start:end])
+        return any(b.element is not None and ends_section(b.element) for b in snapshot.blocks[start:end])
 
     def _refuse_section_break(self) -> None:
         """Say why a key that would delete a section break does nothing. Deleting the break (the

@@ -19,6 +19,7 @@ from typing import Any
 from lxml import etree
 
 from ..blocks import Block
+from ..sections import ends_section
 from ..text import paragraph_mark_state
 from ..vocabulary import RANGE_MARKUP
 from ..xmlutil import W
@@ -35,7 +36,6 @@ from .ppr import (
     add_mark_revision,
     base_copy,
     base_key,
-    carries_section,
     inserted_ppr,
     mark_carrier,
     mark_revision,
@@ -259,9 +259,9 @@ def delete_block(ctx: EditContext, op: Operation) -> Outcome:
     notes: list[tuple[str, str]] = []
     move_id = paired_move(ctx, op, notes)
     following = next_block(p)
-    keeps_mark = following is None or following.tag != _P or carries_section(p)
+    keeps_mark = following is None or following.tag != _P or ends_section(p)
     previous = previous_block(p)
-    borrow = previous if keeps_mark and not carries_section(p) and _joinable(previous) else None
+    borrow = previous if keeps_mark and not ends_section(p) and _joinable(previous) else None
     mark_deleted, _ = paragraph_mark_state(p)
     runs = live_runs(p)
     has_content = any(c.tag != _RPR for r in runs for c in r)
@@ -310,7 +310,7 @@ def delete_block(ctx: EditContext, op: Operation) -> Outcome:
 
 
 def _joinable(p: etree._Element | None) -> bool:
-    return p is not None and p.tag == _P and not carries_section(p)
+    return p is not None and p.tag == _P and not ends_section(p)
 
 
 def _delete_previous_mark(ctx: EditContext, previous: etree._Element, p: etree._Element) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from lxml import etree
 
+from ..sections import ends_section
 from ..text import paragraph_mark_state
 from ..vocabulary import REVISION_WRAPPERS, SPLITTABLE_CONTAINERS
 from ..xmlutil import W
@@ -23,7 +24,6 @@ from .ppr import (
     add_mark_revision,
     base_copy,
     base_key,
-    carries_section,
     drop_if_empty,
     ensure_ppr,
     inheritable_copy,
@@ -186,7 +186,7 @@ def merge_block(ctx: EditContext, op: Operation) -> Outcome:
     p = block.element
     text = live_text(ctx, block)
     following = next_block(p)
-    if following is None or following.tag != _P or carries_section(p):
+    if following is None or following.tag != _P or ends_section(p):
         raise Skip(
             "unsupportedBlock",
             "there is no following paragraph in the same container to join (or the block ends a section)",

@@ -25,6 +25,7 @@ from __future__ import annotations
 from lxml import etree
 
 from ..blocks import Block
+from ..sections import ends_section
 from ..stories import split_story_block_id, story_part
 from ..xmlutil import W
 from . import ops_list_level  # noqa: F401  (registers setListLevel, the other keystroke operation)
@@ -33,7 +34,7 @@ from .context import EditContext, Outcome
 from .markup import refuse_note_markers, set_space
 from .ops_split_merge import join_mark
 from .ops_text import live_text, replace_span, splits_character
-from .ppr import carries_section, next_block
+from .ppr import next_block
 from .registry import handles
 from .skips import Skip
 
@@ -106,7 +107,7 @@ def _paragraphs_to(ctx: EditContext, first: Block, last_id: str) -> list[Block]:
         raise Skip("staleRange", "the selection must end in a later paragraph than it starts")
     blocks = [ctx.block(b.id) for b in ctx.snapshot.blocks[start : end + 1]]
     for block, following in zip(blocks, blocks[1:], strict=False):
-        if next_block(block.element) is not following.element or carries_section(block.element):
+        if next_block(block.element) is not following.element or ends_section(block.element):
             raise Skip(
                 "unsupportedBlock",
                 "the selection crosses a table, a cell or a section end; select within them to edit",

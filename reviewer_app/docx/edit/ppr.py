@@ -22,6 +22,7 @@ from typing import Any
 
 from lxml import etree
 
+from ..sections import ends_section
 from ..vocabulary import MARK_REVISION_ORDER, RANGE_MARKUP, RPR_HISTORY
 from ..xmlutil import W
 from .skips import Skip
@@ -168,12 +169,6 @@ def mark_revision(p: etree._Element, tag: str) -> etree._Element | None:
     return rpr.find(tag) if rpr is not None else None
 
 
-def carries_section(p: etree._Element) -> bool:
-    """True for a paragraph whose mark ends a section (``w:pPr/w:sectPr``)."""
-    ppr = p.find(_PPR)
-    return ppr is not None and ppr.find(_SECT) is not None
-
-
 # ------------------------------------------------------------------ neighbours
 
 
@@ -205,7 +200,7 @@ def mark_carrier(first: etree._Element, last: etree._Element) -> etree._Element 
     if following is not None and following.tag == W + "p":
         return None
     preceding = previous_block(first)
-    if preceding is None or preceding.tag != W + "p" or carries_section(preceding):
+    if preceding is None or preceding.tag != W + "p" or ends_section(preceding):
         return None
     return preceding
 

@@ -16,10 +16,11 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtGui import QTextBlockFormat
 
 from ...docx.format_props import ParaProps
+from ...docx.sections import ends_section
 from ...docx.xmlutil import W
 from .builder import BuildContext, Flow, RenderedBlock, StoryBuilder, story_items
 from .long_words import ends_in_long_block
-from .pages import SectionDoc, SplitMark, clear_page_break, ends_section
+from .pages import SectionDoc, SplitMark, clear_page_break
 from .qformats import TWIPS
 from .section_geometry import bleed, section_document, text_width
 from .splitting import FlowSplitter

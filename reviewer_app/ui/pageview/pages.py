@@ -281,11 +281,6 @@ def clear_page_break(document: QTextDocument) -> None:
         QTextCursor(block).setBlockFormat(fmt)
 
 
-def ends_section(p: etree._Element) -> bool:
-    ppr = p[0] if len(p) and p[0].tag == _PPR else p.find(_PPR)
-    return ppr is not None and ppr.find(_SECT) is not None
-
-
 def enclosing_table_style(p: etree._Element) -> str | None:
     tbl = next(p.iterancestors(W + "tbl"), None)
     if tbl is None:
