@@ -17,7 +17,7 @@ gets the revised one's inserted (:mod:`.note_changes`). Headers and footers only
 has get their text inserted (the part copied in and referenced from its section) or deleted
 (:mod:`.header_footer`); a section whose page setup changed gets a ``w:sectPrChange``, a
 section break added is a paragraph with an inserted mark carrying the new ``w:sectPr``, and one
-removed is named in ``skipped`` (:mod:`.sections`). Another story only
+removed has its mark deleted (:mod:`.sections`). Another story only
 one version has (but a text box drawn in a drawing written whole) cannot be written as a
 tracked change and is reported in ``unprocessedStories``. Comments and replies only the
 revised version has are carried over by their authors (:mod:`.comment_report`). What a story's

@@ -1,4 +1,4 @@
-"""Section properties of the two versions: page setup changed is tracked, breaks changed are named.
+"""Section properties of the two versions: page setup and section breaks changed, tracked.
 
 A section's properties live in its ``w:sectPr`` (a section-ending paragraph's, then the body's own
 for the last section). When both versions have as many sections, each pair whose settings differ
@@ -17,8 +17,10 @@ becomes the inserted one and its own mark moves to an empty paragraph right afte
 deleted (:func:`_split_mark`), so neither version gains a paragraph. Accepting keeps the break;
 rejecting removes the inserted mark and the break with it (our resolver and Word; LibreOffice
 7.4 keeps the page style the break started: tests/data/lo_compare_differences.tsv). A break
-removed, or one whose place cannot be found (inside a table, on a paragraph the redline did not
-write), is not written: the redline's report names it (a difference left out is never silent).
+the revised version removed has its mark deleted the same way (:func:`_remove_breaks`), and the
+section left takes the revised settings. A break whose place cannot be found (inside a table, on
+a paragraph the redline did not write, one moved to another paragraph) is not written: the
+redline's report names it (a difference left out is never silent).
 """
 
 from __future__ import annotations
@@ -73,13 +75,13 @@ def _breaks_left_out(
     events: list[Event],
     placed: dict[etree._Element, etree._Element],
 ) -> list[dict[str, Any]]:
-    """Section breaks the revised version removed or put on another paragraph, or added where
-    none could be written (by the main story's alignment ``events``): named, since they are not
-    written."""
+    """Section breaks the revised version put on another paragraph, or added or removed where
+    that could not be written (by the main story's alignment ``events``): named, since they are
+    not written. ``ours``: the base's sections the redline keeps."""
     if len(ours) != len(theirs):
         return _left_out(
             f"the revised version has {len(theirs)} sections where the base has {len(ours)}: "
-            "section breaks removed, or added where they cannot be marked, are not marked"
+            "section breaks added or removed where they cannot be marked are not marked"
         )
     partner = {e.revised.block.element: e.base.block.element for e in events if e.kind == "pair"}
     partner.update(placed)
@@ -112,8 +114,9 @@ def _written(events: list[Event], made: list[etree._Element]) -> dict[etree._Ele
     return found
 
 
-def _split_mark(p: etree._Element, stamper: Stamper) -> None:
-    """Give paragraph ``p`` an inserted mark and its own mark a paragraph of its own, deleted.
+def _split_mark(p: etree._Element, stamper: Stamper, inserted: bool = True) -> None:
+    """Give paragraph ``p`` an inserted mark and its own mark a paragraph of its own, deleted
+    (``inserted``; the other way round to remove the break ``p`` carries).
 
     The empty paragraph after ``p`` takes ``p``'s properties and a deleted mark. Rejecting joins
     ``p`` to it (the inserted mark goes), and a joined paragraph takes the properties of the
@@ -131,8 +134,33 @@ def _split_mark(p: etree._Element, stamper: Stamper) -> None:
             change.set(W + "id", stamper.revision_id())  # a copy of a change is a change of its own
         twin.append(kept)
     p.addnext(twin)
-    add_mark_revision(twin, W + "del", stamper.attributes())
-    add_mark_revision(p, W + "ins", stamper.attributes())
+    add_mark_revision(twin, W + ("del" if inserted else "ins"), stamper.attributes())
+    add_mark_revision(p, W + ("ins" if inserted else "del"), stamper.attributes())
+
+
+def _remove_breaks(doc: WordDocument, events: list[Event], stamper: Stamper) -> set[etree._Element]:
+    """Mark deleted the section breaks only the base has, on a body paragraph the revised version
+    keeps without a break (its mark deleted, its own mark moved to an empty inserted paragraph)
+    or on a blank paragraph it dropped (its mark deleted); return their ``w:sectPr``. Accepting
+    joins the section to the next, whose settings it takes; rejecting keeps the break."""
+    paired = {e.base.block.element: e.revised.block.element for e in events if e.kind == "pair"}
+    dropped = {e.base.block.element for e in events if e.kind == "base"}
+    removed: set[etree._Element] = set()
+    for sect in section_list(doc.body):
+        p = _ending(sect)
+        if p is None or p.getparent() is not doc.body or mark_revision(p, W + "ins") is not None:
+            continue
+        other = paired.get(p)
+        if other is not None and other.find(f"{W}pPr/{W}sectPr") is None:
+            _split_mark(p, stamper, inserted=False)
+        elif p in dropped and not pieces_of(p).text.strip():
+            if mark_revision(p, W + "del") is None:
+                add_mark_revision(p, W + "del", stamper.attributes())
+        else:
+            continue
+        removed.add(sect)
+        doc.package.mark_dirty(doc.main_part)
+    return removed
 
 
 def _add_breaks(
@@ -186,7 +214,8 @@ def track_section_changes(
     placed = (
         _add_breaks(doc, theirs, events, made, stamper) if len(section_list(doc.body)) < len(theirs) else {}
     )
-    ours = section_list(doc.body)
+    removed = _remove_breaks(doc, events, stamper) if len(section_list(doc.body)) > len(theirs) else set()
+    ours = [sect for sect in section_list(doc.body) if sect not in removed]
     left_out = _breaks_left_out(ours, theirs, events, placed)
     if len(ours) != len(theirs):
         return left_out

@@ -4,8 +4,7 @@ A header (or footer) only the revised version has is copied into the redline wit
 inserted, referenced from the same section; one only the base has gets its text deleted. A
 section whose page setup changed carries the revised settings with the base's in a
 ``w:sectPrChange``. A section break added is a paragraph whose mark is inserted and which
-carries the new section's settings, as Word writes it; one removed is not written yet: the
-report names it.
+carries the new section's settings, as Word writes it; one removed has its mark deleted.
 Each case is checked by our own accept/reject, by LibreOffice's, and by the schema checker.
 """
 
@@ -218,13 +217,24 @@ def test_a_section_break_on_a_clause_both_have_adds_no_paragraph(centred: bool) 
     assert_schema_no_new_errors(out, base)
 
 
-def test_a_section_break_removed_is_named() -> None:
-    """A break the revised version removed is not written yet: the report says so."""
-    out = generate_redline_docx(_break("on the clause"), make_docx(BODY + _sect()))
-    assert [s["reason"] for s in out["skipped"]] == [
-        "the revised version has 1 sections where the base has 2: section breaks removed, or added "
-        "where they cannot be marked, are not marked"
-    ]
+@pytest.mark.parametrize("where", BREAKS)
+def test_a_section_break_removed_is_tracked_as_word_does(where: str) -> None:
+    """The other way round: the break's mark is deleted (a clause the revised version keeps hands
+    its mark to an empty inserted paragraph), the removed section's header text is deleted, and
+    the section left takes the revised page setup. Accepting gives one landscape section,
+    rejecting the base's two."""
+    base, revised = _break(where), make_docx(BODY + _sect(size=LANDSCAPE))
+    out = generate_redline_docx(base, revised)
+    assert out["skipped"] == [] and out["unprocessedStories"] == []
+    assert (
+        _sections(resolved(out["buffer"], True))
+        == _sections(revised)
+        == "First clause. + Second clause. [landscape]"
+    )
+    assert _sections(resolved(out["buffer"], False)) == _sections(base)
+    assert _part_text(out["buffer"], "header") == ""  # "Schedule" is deleted text
+    assert_structural(out["buffer"], base)
+    assert_schema_no_new_errors(out["buffer"], base)
 
 
 def _write(tmp_path: Path, name: str, data: bytes) -> Path:
@@ -237,16 +247,20 @@ _LO_DIFFERENCES = {(case, mode): shown for case, mode, shown, _why in read_rows(
 
 
 @pytest.mark.libreoffice
+@pytest.mark.parametrize("removed", [False, True])
 @pytest.mark.parametrize("where", BREAKS)
-def test_libreoffice_accepts_and_rejects_an_added_section_break(tmp_path: Path, where: str) -> None:
-    """LibreOffice's Accept All gives the revised sections; its Reject All gives the base's text
-    but, where ``tests/data/lo_compare_differences.tsv`` says why, not the base's page setup."""
+def test_libreoffice_accepts_and_rejects_a_section_break(tmp_path: Path, where: str, removed: bool) -> None:
+    """LibreOffice's Accept All and Reject All give the revised and the base's sections but, where
+    ``tests/data/lo_compare_differences.tsv`` says why, not their page setup."""
     base, revised = make_docx(BODY + _sect()), _break(where)
+    if removed:
+        base, revised = revised, base
     out = _write(tmp_path, "out.docx", generate_redline_docx(base, revised)["buffer"])
+    case = f"{where}, removed" if removed else where
     for mode, expected in (("accept_all", revised), ("reject_all", base)):
         result = tmp_path / f"{mode}.docx"
         lo_resolve_all(out, result, accept=mode == "accept_all")
-        assert _sections(result.read_bytes()) == _LO_DIFFERENCES.get((where, mode), _sections(expected))
+        assert _sections(result.read_bytes()) == _LO_DIFFERENCES.get((case, mode), _sections(expected))
 
 
 @pytest.mark.libreoffice
