@@ -207,10 +207,13 @@ class EditContext:
         """Checkpoint ``element`` before changing it and mark its part dirty.
 
         An element of another story (a note, a header) needs its ``part`` named: a handler that
-        does not name it cannot edit there, and is refused rather than leave the part unsaved.
+        does not name it cannot edit there, and is refused rather than leave the part unsaved. A
+        document whose own root is that story's part (compare edits a note as a document) names it.
         """
-        if part is None and element.getroottree().getroot().tag in _STORY_ROOTS:
-            raise Skip("unsupportedBlock", "this edit cannot be made in a note, header or footer")
+        if part is None:
+            root = element.getroottree().getroot()
+            if root.tag in _STORY_ROOTS and root is not self.doc.root:
+                raise Skip("unsupportedBlock", "this edit cannot be made in a note, header or footer")
         name = part or self.doc.main_part
         package = self.doc.package
         self.checkpoints.save(element, name, package.has_part(name) and not package.is_dirty(name))
