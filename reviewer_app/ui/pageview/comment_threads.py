@@ -15,9 +15,17 @@ class CommentThreads:
     """The comments of ``document``; those by ``hidden_authors`` are hidden."""
 
     def __init__(self, document: WordDocument, hidden_authors: frozenset[str]) -> None:
-        self.comments: dict[str, CommentRecord] = {c.id: c for c in comment_records(document)}
+        self._hidden_authors = hidden_authors
+        self.comments: dict[str, CommentRecord] = {}
         #: ids of the comments written by the hidden reviewers
-        self.hidden = frozenset(c.id for c in self.comments.values() if (c.author or "") in hidden_authors)
+        self.hidden: frozenset[str] = frozenset()
+        self.read(document)
+
+    def read(self, document: WordDocument) -> None:
+        """Read every comment of ``document`` (again, after a reply, resolution or new comment)."""
+        self.comments = {c.id: c for c in comment_records(document)}
+        hidden = self._hidden_authors
+        self.hidden = frozenset(c.id for c in self.comments.values() if (c.author or "") in hidden)
 
     def thread(self, comment_id: str) -> list[CommentRecord]:
         """The thread holding ``comment_id``: its root comment, then the replies; the hidden

@@ -89,7 +89,6 @@ class PagedLayout:
         self.by_id: dict[str, RenderedBlock] = {}
         markup = markup or MarkupFilter()
         self.threads = CommentThreads(self.document, markup.hidden_authors)
-        self.comments = self.threads.comments
         blocks = {b.element: b for b in self.snapshot.blocks if b.element is not None}
         diagnostics = [b for b in self.snapshot.blocks if b.kind == "diagnostic"]
         first = self.sections[0]
@@ -315,9 +314,20 @@ class PagedLayout:
             self.index.invalidate()
         return True
 
+    @property
+    def comments(self) -> dict[str, CommentRecord]:
+        """The document's comments by id, as last read (see :meth:`reread_comments`)."""
+        return self.threads.comments
+
     def thread(self, comment_id: str) -> list[CommentRecord]:
         """The thread holding ``comment_id`` (see :meth:`.comment_threads.CommentThreads.thread`)."""
         return self.threads.thread(comment_id)
+
+    def reread_comments(self) -> None:
+        """Read the comments again after a reply, a resolution or a new comment, so the balloons and
+        the threads they open show it (the paragraphs' highlights come from their own re-render)."""
+        self.threads.read(self.document)
+        self.context.hidden_comments = self.threads.hidden
 
     def stats(self) -> dict[str, Any]:
         """Figures for logs and benchmarks."""

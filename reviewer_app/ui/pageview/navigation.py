@@ -18,7 +18,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QAbstractSlider
 
-from ...docx.comments import comment_records
 from ...docx.reviewer import DocxReviewer
 from .clipboard import copy_selection
 
@@ -53,7 +52,7 @@ class PageNavigation:
                 if commented:
                     # a reply, a resolution or a new comment shows in the balloons: re-read them
                     # (only then: reading every comment costs about 45 ms on a 300-page contract)
-                    layout.comments = {c.id: c for c in comment_records(reviewer.document)}
+                    layout.reread_comments()
                 self._refresh_highlights()
                 self._update_geometry()
                 if (
