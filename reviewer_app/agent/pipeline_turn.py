@@ -18,7 +18,7 @@ import contextlib
 import json
 import re
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from reviewer_app.docx.llm_view import to_markdown
 from reviewer_app.docx.pipeline_edits import (
@@ -30,13 +30,30 @@ from reviewer_app.docx.pipeline_edits import (
     summary,
 )
 
-from .context_budget import estimate_tokens
+from .context_budget import Budget, estimate_tokens
 from .events import AgentEvent, ErrorEvent, TextDelta
 from .model_stream import Response
 from .prompt import escape_fence_body, fence
+from .settings import AgentSettings
+from .turn_state import Turn
 
-if TYPE_CHECKING:
-    from .session import AgentSession, Turn
+
+class PipelineHost(Protocol):
+    """What a pipeline turn uses of the session running it: the session imports this module, so
+    the pipeline names what it needs instead of importing the session back."""
+
+    bridge: Any
+    nonce: str
+    settings: AgentSettings
+    messages: list[dict[str, Any]]
+
+    @property
+    def budget(self) -> Budget | None: ...
+
+    def _call_tool(self, turn: Turn, use: dict[str, Any], refusal: str | None) -> AsyncIterator[AgentEvent]:
+        """Run one tool_use block as the model's own call would run."""
+        ...
+
 
 PIPELINE_SYSTEM = """\
 You are the drafting assistant in Reviewer, in which a lawyer reviews a Word contract. You cannot \
@@ -106,7 +123,7 @@ def document_markdown(reviewer: Any, room_tokens: int) -> tuple[str, str]:
 
 
 async def pipeline_turn(
-    session: AgentSession, turn: Turn, caller: Any, text: str
+    session: PipelineHost, turn: Turn, caller: Any, text: str
 ) -> AsyncIterator[AgentEvent]:
     """Run the user's ``text`` as a pipeline turn (see the module docstring); yields the turn's events
     except the final ``turn_done``, which the session adds."""
@@ -161,7 +178,7 @@ async def pipeline_turn(
     session.messages.append({"role": "assistant", "content": [{"type": "text", "text": "".join(answer)}]})
 
 
-def _request(session: AgentSession, system: str, messages: list[dict[str, Any]]) -> dict[str, Any]:
+def _request(session: PipelineHost, system: str, messages: list[dict[str, Any]]) -> dict[str, Any]:
     budget = session.budget
     return {
         "model": session.settings.model,
@@ -173,7 +190,7 @@ def _request(session: AgentSession, system: str, messages: list[dict[str, Any]])
 
 
 async def _run_plan(
-    session: AgentSession,
+    session: PipelineHost,
     turn: Turn,
     plan: list[tuple[dict[str, Any], str | None, dict[str, Any]]],
     out: list,

@@ -26,7 +26,6 @@ import contextlib
 import logging
 import re
 from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from .context_budget import Budget, ContextTooSmallError, estimate_tokens, fit_result
@@ -54,6 +53,7 @@ from .suggest_changes import SuggestChangesOptions
 from .tool_registry import DOCUMENT_TEXT_TOOLS
 from .tools import to_anthropic_tools
 from .transcript import STOPPED_BY_USER, Transcript, TranscriptStore
+from .turn_state import Turn
 from .turn_tools import TurnTools
 
 log = logging.getLogger(__name__)
@@ -93,41 +93,6 @@ def _bad_json_refusal(name: str, detail: str) -> str:
         f"The arguments of this {name} call were not valid JSON ({detail}); "
         "send the call again with a JSON object."
     )
-
-
-@dataclass
-class Turn:
-    """The state of one turn (a user message until the model stops), for the loop and the UI."""
-
-    tools: TurnTools
-    round_trips: int = 0
-    usage: dict[str, int] = field(default_factory=dict)
-    response: Response | None = None
-    #: tool_use blocks of the current assistant message, and the results collected for them
-    open_uses: list[dict[str, Any]] = field(default_factory=list)
-    results: list[dict[str, Any]] = field(default_factory=list)
-    running: asyncio.Future[ToolRun] | None = None
-    text_buffer: list[str] = field(default_factory=list)
-    stop_reason: str | None = None
-    #: the outcome of the last tool call run (the pipeline reads its statuses)
-    last_outcome: Any = None
-    #: the user's message that started the turn
-    user_text: str = ""
-
-    @property
-    def ran(self) -> list[dict[str, Any]]:
-        return list(self.tools.ran)
-
-    def add_usage(self, usage: Any) -> None:
-        for key in (
-            "input_tokens",
-            "output_tokens",
-            "cache_creation_input_tokens",
-            "cache_read_input_tokens",
-        ):
-            value = getattr(usage, key, None) if not isinstance(usage, dict) else usage.get(key)
-            if value:
-                self.usage[key] = self.usage.get(key, 0) + int(value)
 
 
 class AgentSession:
