@@ -133,3 +133,44 @@ def test_page_down_and_up_move_the_caret_a_screen_where_it_stood_on_screen(windo
     block_id, start, _end = view.selection_range()  # from where the caret stood
     assert selected.startswith(text_of(window, block_id)[start:])
     assert selected.count("\n") >= 3  # a screen of paragraphs
+
+
+def _select(view, qtbot, block_id: str, start: int, end: int) -> None:
+    """Click at ``start`` and Shift+arrow to ``end`` (either way round), as a person selects."""
+    click_at(view, qtbot, block_id, start)
+    key = Qt.Key.Key_Right if end > start else Qt.Key.Key_Left
+    for _ in range(abs(end - start)):
+        QTest.keyClick(view, key, SHIFT)
+    assert view.selection_range() == (block_id, min(start, end), max(start, end))
+
+
+def _line_step(view, qtbot, block_id: str, offset: int, key: Qt.Key) -> Caret:
+    """Where Up or Down takes a caret clicked at ``offset`` with nothing selected."""
+    click_at(view, qtbot, block_id, offset)
+    QTest.keyClick(view, key)
+    return view.caret()
+
+
+def test_arrows_leave_a_selection_at_its_ends_as_word_does(window: MainWindow, qtbot) -> None:
+    view = window.page_view
+    start, end = 4, 12  # "Supplier" in "The Supplier shall invoice"
+    below = _line_step(view, qtbot, CLAUSE_5_2, end, Qt.Key.Key_Down)
+    above = _line_step(view, qtbot, CLAUSE_5_2, start, Qt.Key.Key_Up)
+    assert below != Caret(CLAUSE_5_2, end) and above != Caret(CLAUSE_5_2, start)
+    _select(view, qtbot, CLAUSE_5_2, start, end)  # the caret at the selection's end
+    QTest.keyClick(view, Qt.Key.Key_Left)
+    assert view.caret() == Caret(CLAUSE_5_2, start)  # to the start, not a character back from the caret
+    assert view.selection_text() == ""
+    _select(view, qtbot, CLAUSE_5_2, end, start)  # the caret at the selection's start
+    QTest.keyClick(view, Qt.Key.Key_Right)
+    assert view.caret() == Caret(CLAUSE_5_2, end)
+    assert view.selection_text() == ""
+    _select(view, qtbot, CLAUSE_5_2, end, start)
+    QTest.keyClick(view, Qt.Key.Key_Down)  # a line down from the selection's end, not from the caret
+    assert view.caret() == below and view.selection_text() == ""
+    _select(view, qtbot, CLAUSE_5_2, start, end)
+    QTest.keyClick(view, Qt.Key.Key_Up)  # a line up from the selection's start
+    assert view.caret() == above and view.selection_text() == ""
+    _select(view, qtbot, CLAUSE_5_2, start, end)
+    QTest.keyClick(view, Qt.Key.Key_Left, SHIFT)  # Shift still shrinks the selection from the caret
+    assert view.selection_range() == (CLAUSE_5_2, start, end - 1)

@@ -202,8 +202,9 @@ class CaretInteraction:
     # ------------------------------------------------------------------ keys
     def _caret_key(self: Any, event: QKeyEvent) -> bool:
         """Move the caret for an arrow, Home, End, Page Up or Page Down, with Ctrl by words and
-        paragraphs or to the document's ends (Shift: extend the selection); False for other keys or
-        without a caret (the keys then scroll, as before anything was clicked)."""
+        paragraphs or to the document's ends (Shift: extend the selection; a plain arrow leaves a
+        selection at its ends, see :meth:`_collapsed`); False for other keys or without a caret (the
+        keys then scroll, as before anything was clicked)."""
         key, modifiers = event.key(), event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
         if self._caret is not None and not modifiers and key in (Qt.Key.Key_Left, Qt.Key.Key_Right):
             story = story_of(self._caret.block_id)
@@ -211,13 +212,26 @@ class CaretInteraction:
                 return self._story_step(story in HEADER_STORIES, _ARROWS[key])
         if self._caret_record() is None or modifiers & ~_SHIFT & ~_CTRL:
             return False
-        moved = self._moved(key, bool(modifiers & _CTRL))
+        collapsed = self._collapsed(key) if not modifiers else None
+        moved = self._moved(key, bool(modifiers & _CTRL)) if collapsed is None else collapsed
         if moved is False:
             return False
         if moved is not None:
             self.move_caret(moved, extend=bool(modifiers & _SHIFT))
             self._reveal_caret()
         return True
+
+    def _collapsed(self: Any, key: int) -> Caret | None:
+        """Where a plain arrow takes the caret out of a selection, as in Word: Left to the
+        selection's start and Right to its end, no further; Up a line from its start and Down a line
+        from its end. None without a selection or for another key."""
+        ends = self.selection_ends() if key in _ARROWS else None
+        if ends is None:
+            return None
+        end = ends[0] if _ARROWS[key] < 0 else ends[1]
+        if key in (Qt.Key.Key_Left, Qt.Key.Key_Right):
+            return end
+        return caret_moves.vertical(self._layout, end, _ARROWS[key]) or end
 
     def _moved(self: Any, key: int, ctrl: bool) -> Caret | None | bool:
         """Where ``key`` (with Ctrl when ``ctrl``) takes the caret; None: nowhere; False: not a move."""
