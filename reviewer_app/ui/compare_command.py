@@ -11,6 +11,7 @@ offer it to the model by id (never by path).
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,7 +26,7 @@ from .compare_report import incomplete_redline
 from .plurals import count_text
 
 if TYPE_CHECKING:
-    from .main_window import MainWindow
+    from .window_host import WindowHost
 
 log = logging.getLogger(__name__)
 
@@ -33,13 +34,15 @@ log = logging.getLogger(__name__)
 class CompareCommand:
     """Runs a comparison for a window and keeps the versions the person picked."""
 
-    window: BackReference[MainWindow] = BackReference()
+    window: BackReference[WindowHost] = BackReference()
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowHost, new_window: Callable[[], WindowHost]) -> None:
         self.window = window
+        #: makes the empty window a redline opens in (the window's own kind, without importing it)
+        self.new_window = new_window
         #: the versions the person picked, as the chat's compare_with_version tool offers them
         self.versions: list[VersionChoice] = []
-        self.windows: list[MainWindow] = []  # redline windows opened from here and still open
+        self.windows: list[WindowHost] = []  # redline windows opened from here and still open
 
     def pick(self, path: str) -> VersionChoice:
         """Remember ``path`` as a version the person picked; the same file keeps its id."""
@@ -51,7 +54,7 @@ class CompareCommand:
         self.versions.append(version)
         return version
 
-    def run(self) -> MainWindow | None:
+    def run(self) -> WindowHost | None:
         """Ask for the other version, then open the redline (None when cancelled or refused)."""
         window = self.window
         if window.controller.reviewer is None:
@@ -61,7 +64,7 @@ class CompareCommand:
             return None
         return self.compare_with(path)
 
-    def compare_with(self, other: str) -> MainWindow | None:
+    def compare_with(self, other: str) -> WindowHost | None:
         """Open the redline from ``other`` to the open document in a new window."""
         window = self.window
         current_name = window.document_name()
@@ -76,9 +79,7 @@ class CompareCommand:
             window.show_error(window.tr("Cannot compare"), f"{Path(other).name}: {exc.strerror or exc}")
             return None
         self.pick(other)
-        from .main_window import MainWindow
-
-        redline = MainWindow(controller=None)
+        redline = self.new_window()
         redline.controller.author = window.controller.author
         redline.controller.untitled_name = window.tr("{old} vs {new} (redline).docx").format(
             old=Path(other).stem, new=Path(current_name).stem

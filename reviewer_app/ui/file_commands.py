@@ -20,7 +20,7 @@ from ..docx.weak_links import BackReference
 from .recovery_dialog import open_document
 
 if TYPE_CHECKING:
-    from .main_window import MainWindow
+    from .window_host import WindowHost
 
 log = logging.getLogger(__name__)
 
@@ -30,9 +30,9 @@ DOCX_FILTER = "Word documents (*.docx);;All files (*)"
 class FileCommands:
     """The window's file commands (kept apart so the window class stays about composition)."""
 
-    window: BackReference[MainWindow] = BackReference()
+    window: BackReference[WindowHost] = BackReference()
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowHost) -> None:
         self.window = window
         self.controller = window.controller
 

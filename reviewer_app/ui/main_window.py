@@ -92,7 +92,7 @@ class MainWindow(QMainWindow):
         self.protection_notice = ProtectionNotice(self, column, self.statusBar())
         self.controller.refused.connect(self.protection_notice.show_refusal)
         self.files = FileCommands(self)
-        self.compare = CompareCommand(self)
+        self.compare = CompareCommand(self, new_window=MainWindow)
         self.drafting = Drafting(self.controller, self.page_view.viewport(), weak_method(self._block_rect))
         self.typing = PageTyping(self.controller, self.page_view)
         self.typing.refused.connect(self._show_refusal)

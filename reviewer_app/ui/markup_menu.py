@@ -21,7 +21,7 @@ from .plurals import count_text
 from .window_actions import connect
 
 if TYPE_CHECKING:
-    from .main_window import MainWindow
+    from .window_host import WindowHost
 
 #: the View menu's markup choices: (action name, markup mode, Simple Markup)
 MARKUP_VIEWS = (
@@ -35,9 +35,9 @@ MARKUP_VIEWS = (
 class ReviewerMarkup(QObject):
     """The Show Markup submenu, the markup views and Accept All Changes Shown (see the module docstring)."""
 
-    _window: BackReference[MainWindow] = BackReference()
+    _window: BackReference[WindowHost] = BackReference()
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowHost) -> None:
         super().__init__(window)
         self._window = window
         self._view = window.page_view

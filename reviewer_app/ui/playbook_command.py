@@ -40,7 +40,7 @@ from .plurals import count_text
 from .window_actions import connect
 
 if TYPE_CHECKING:
-    from .main_window import MainWindow
+    from .window_host import WindowHost
 
 log = logging.getLogger(__name__)
 
@@ -52,9 +52,9 @@ SAVE_DELAY_MS = 400
 class PlaybookCommand(QObject):
     """The open document's playbook review, its runs, its saving and its export."""
 
-    window: BackReference[MainWindow] = BackReference()
+    window: BackReference[WindowHost] = BackReference()
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowHost) -> None:
         super().__init__(window)
         self.window = window
         self.panel = panel = PlaybookPanel(weak_method(self._snapshot))

@@ -26,7 +26,7 @@ from .plurals import count_text
 from .window_actions import connect
 
 if TYPE_CHECKING:
-    from .main_window import MainWindow
+    from .window_host import WindowHost
 
 #: how long the status bar's summary of a triage stays (ms)
 _MESSAGE_MS = 10000
@@ -35,9 +35,9 @@ _MESSAGE_MS = 10000
 class TriageCommand(QObject):
     """The open document's triage, its turn, and the Changes panel's view of it."""
 
-    window: BackReference[MainWindow] = BackReference()
+    window: BackReference[WindowHost] = BackReference()
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowHost) -> None:
         super().__init__(window)
         self.window = window
         self.store = TriageStore(window.chat.chat.store)

@@ -24,7 +24,7 @@ from .playbook_command import PlaybookCommand
 from .redline_panel import RedlinePanel
 
 if TYPE_CHECKING:
-    from .main_window import MainWindow
+    from .window_host import WindowHost
 
 
 #: width the navigation pane opens at (px): a clause number and the start of its words
@@ -50,7 +50,7 @@ class Docks:
 
 
 def _dock(
-    window: MainWindow, name: str, title: str, widget: QWidget, area: Qt.DockWidgetArea, in_menu: bool = True
+    window: WindowHost, name: str, title: str, widget: QWidget, area: Qt.DockWidgetArea, in_menu: bool = True
 ) -> QDockWidget:
     dock = QDockWidget(title, window)
     dock.setObjectName(name)
@@ -62,7 +62,7 @@ def _dock(
     return dock
 
 
-def build_docks(window: MainWindow) -> Docks:
+def build_docks(window: WindowHost) -> Docks:
     """Create the redline and comments panels, dock them right (tabbed), and connect them."""
     view, controller = window.page_view, window.controller
 
@@ -111,7 +111,7 @@ def build_docks(window: MainWindow) -> Docks:
     )
 
 
-def _navigation(window: MainWindow) -> tuple[NavigationPane, QDockWidget]:
+def _navigation(window: WindowHost) -> tuple[NavigationPane, QDockWidget]:
     """The navigation pane, docked left beside the page (right of the chat) and hidden; View ▸
     Navigation Pane shows and hides it."""
     pane = NavigationPane(window.controller, window.page_view)
@@ -142,7 +142,7 @@ def _navigation(window: MainWindow) -> tuple[NavigationPane, QDockWidget]:
 
 
 def _checks(
-    window: MainWindow, page_of_block: Callable[[str], int | None]
+    window: WindowHost, page_of_block: Callable[[str], int | None]
 ) -> tuple[ChecksPanel, QDockWidget, QAction]:
     """The Checks panel, its dock and Review ▸ Check Document, which shows it checked now."""
     checks = ChecksPanel(window.controller, page_of_block)

@@ -21,15 +21,15 @@ from .recovery import RecoveryStore
 from .theme import apply_theme
 
 if TYPE_CHECKING:
-    from .main_window import MainWindow
+    from .window_host import WindowHost
 
 
 class WindowServices:
     """Settings, recovery store, autosaver and lock keeper of one window, kept in step."""
 
-    window: BackReference[MainWindow] = BackReference()
+    window: BackReference[WindowHost] = BackReference()
 
-    def __init__(self, window: MainWindow, settings: SettingsStore | None = None) -> None:
+    def __init__(self, window: WindowHost, settings: SettingsStore | None = None) -> None:
         self.window = window
         if settings is None:
             settings = SettingsStore(parent=window)

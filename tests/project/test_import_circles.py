@@ -1,10 +1,14 @@
-"""No import circle inside the page view: each module can be read knowing only those below it.
+"""No import circle inside the page view or the ui folder: each module can be read knowing only
+those below it.
 
 The paged layout used to build its page index, headers, note room and endnotes with itself, and
 each imported the layout back to reach into it: a circle of eight modules, where following one
 paragraph's re-render meant reading most of them. Now the layout hands each part only what it
 reads (the section documents, the finished pages, the block map, the body's build context) and
-the parts import nothing that imports them.
+the parts import nothing that imports them. Likewise the main window's helpers (file, compare,
+markup, playbook, triage, docks, services) were typed against ``MainWindow`` while it imported
+them; they now name only ``window_host.WindowHost``, the part of the window they use, and a
+redline's new window comes from a factory the window hands in.
 
 Every import counts, including one inside a function and one under ``if TYPE_CHECKING:``: a
 module that names another's class in its annotations depends on that class's shape as much as
@@ -18,7 +22,8 @@ from pathlib import Path
 from tests.conftest import REPO_ROOT
 from tests.project.test_layers import scoped_imports
 
-PAGEVIEW = REPO_ROOT / "reviewer_app" / "ui" / "pageview"
+UI = REPO_ROOT / "reviewer_app" / "ui"
+PAGEVIEW = UI / "pageview"
 
 
 def import_graph(folder: Path, root: Path = REPO_ROOT) -> dict[str, set[str]]:
@@ -82,6 +87,13 @@ def _described(graph: dict[str, set[str]], group: list[str]) -> str:
 def test_no_import_circle_in_the_page_view() -> None:
     graph = import_graph(PAGEVIEW)
     assert "layout" in graph and "page_index" in graph["layout"]  # the scan reads the real folder
+    assert [_described(graph, group) for group in circles(graph)] == []
+
+
+def test_no_import_circle_between_the_main_window_and_its_helpers() -> None:
+    """The ui folder's own modules (a subpackage, like the page view, is a folder of its own)."""
+    graph = import_graph(UI)
+    assert {"compare_command", "file_commands", "window_docks"} <= graph["main_window"]  # the real folder
     assert [_described(graph, group) for group in circles(graph)] == []
 
 
