@@ -127,3 +127,18 @@ def test_a_double_click_goes_in_to_type_in_the_header_or_footer(
         out = tmp_path / f"{'accepted' if accept else 'rejected'}.docx"
         assert lo_resolve_all(path, out, accept=accept)["reloaded_tracked_changes"] == 0
         assert part_text_and_changes(out, name) == (text, [])
+
+
+@pytest.mark.parametrize("block_id", [HEADER, FOOTER], ids=["header", "footer"])
+def test_home_and_end_go_to_the_ends_of_the_header_or_footer_line(
+    window: MainWindow, qtbot, block_id: str
+) -> None:
+    view = window.page_view
+    text = TEXTS[block_id]
+    qtbot.mouseDClick(view.viewport(), Qt.MouseButton.LeftButton, pos=story_point(view, block_id, 3))
+    QTest.keyClick(view, Qt.Key.Key_End)
+    assert view.caret() == Caret(block_id, len(text))
+    QTest.keyClick(view, Qt.Key.Key_Home)
+    assert view.caret() == Caret(block_id, 0)
+    QTest.keyClicks(view, "Draft ")
+    assert story_text(window, block_id) == "Draft " + text

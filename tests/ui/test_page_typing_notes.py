@@ -216,3 +216,26 @@ def test_left_and_right_move_the_caret_within_the_footnote(window: MainWindow, q
     assert view.caret() == Caret(NOTE, len(" Fees"))
     QTest.keyClicks(view, " due")
     assert note_text(window) == " Fees due exclude taxes, duties."
+
+
+def test_home_and_end_go_to_the_ends_of_the_footnote_line_and_typing_follows(
+    window: MainWindow, qtbot, tmp_path: Path
+) -> None:
+    view = window.page_view
+    click_in_note(view, qtbot, len(" Fees"))
+    QTest.keyClick(view, Qt.Key.Key_End)
+    assert view.caret() == Caret(NOTE, len(ORIGINAL))
+    end = view.caret_viewport_line()
+    QTest.keyClick(view, Qt.Key.Key_Home)
+    assert view.caret() == Caret(NOTE, 0)
+    home = view.caret_viewport_line()
+    assert home is not None and end is not None and home.x1() < end.x1()  # drawn at the line's two ends
+    QTest.keyClick(view, Qt.Key.Key_End)
+    QTest.keyClicks(view, " Net.")
+    assert note_text(window) == ORIGINAL + " Net."
+    path = tmp_path / "end.docx"
+    window.controller.save(path)
+    assert note_changes(footnotes_of(path)) == sorted(
+        [(ME, "ins", " Net."), ("Priya Shah", "ins", " duties")]
+    )
+    assert schema_errors(path) == 0

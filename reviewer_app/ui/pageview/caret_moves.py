@@ -97,18 +97,23 @@ def vertical(layout: PagedLayout, caret: Caret, step: int) -> Caret | None:
         number = count - 1 if step < 0 else 0
 
 
+def line_bound(text_block: QTextBlock, line: QTextLine, end: bool) -> int:
+    """The document position of the start (Home) or end (End) of ``line`` of ``text_block``."""
+    position = text_block.position() + line.textStart()
+    if end:
+        last = line.lineNumber() == text_block.layout().lineCount() - 1
+        # a wrapped line ends before the space that wraps it, so the caret stays on this line
+        position += line.textLength() - (0 if last else 1)
+    return position
+
+
 def line_end(layout: PagedLayout, caret: Caret, end: bool) -> Caret | None:
     """The start (Home) or end (End) of the caret's line on screen."""
     found = _located(layout, caret)
     if found is None:
         return None
     record, text_block, line, _in_block = found
-    position = text_block.position() + line.textStart()
-    if end:
-        last = line.lineNumber() == text_block.layout().lineCount() - 1
-        # a wrapped line ends before the space that wraps it, so the caret stays on this line
-        position += line.textLength() - (0 if last else 1)
-    return _at(layout, record.doc_index, position)
+    return _at(layout, record.doc_index, line_bound(text_block, line, end))
 
 
 def word_start(text: str, offset: int, step: int) -> int:

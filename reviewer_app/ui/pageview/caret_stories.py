@@ -22,6 +22,7 @@ from PySide6.QtGui import QTextDocument
 
 from ...docx.stories import split_story_block_id, story_block_id
 from .caret import Caret, clean_length, document_line
+from .caret_moves import line_bound
 from .footnotes import piece_tops
 from .qformats import TWIPS
 
@@ -114,9 +115,23 @@ def _caret_records(frames: list[StoryFrame], caret: Caret) -> Iterator[tuple[Sto
                 yield frame, record
 
 
-def story_length(frames: list[StoryFrame], caret: Caret) -> int | None:
-    """How many clean characters the story paragraph ``caret`` stands in holds (None: not in ``frames``)."""
-    return next((clean_length(record) for _frame, record in _caret_records(frames, caret)), None)
+def story_step(frames: list[StoryFrame], caret: Caret, step: int) -> Caret | None:
+    """One character left (``step`` -1) or right (+1) within the story paragraph ``caret`` stands
+    in (None: not in ``frames``)."""
+    for _frame, record in _caret_records(frames, caret):
+        return Caret(caret.block_id, max(0, min(clean_length(record), caret.offset + step)))
+    return None
+
+
+def story_line_end(frames: list[StoryFrame], caret: Caret, end: bool) -> Caret | None:
+    """The start (Home) or end (End) of the line on screen the caret stands on in a story
+    paragraph (None: not in ``frames``)."""
+    for frame, record in _caret_records(frames, caret):
+        found = document_line(frame.document, record, caret.offset)
+        if found is not None:
+            position = line_bound(found[0], found[1], end)
+            return Caret(caret.block_id, min(record.clean_offset(position), clean_length(record)))
+    return None
 
 
 def story_caret_line(frames: list[StoryFrame], caret: Caret) -> QLineF | None:

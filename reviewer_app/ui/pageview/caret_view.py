@@ -37,8 +37,9 @@ from .caret_stories import (
     note_frames,
     story_caret_at,
     story_caret_line,
-    story_length,
+    story_line_end,
     story_of,
+    story_step,
 )
 from .geometry import character_at, position_at, range_rects, record_span
 from .layout import Page
@@ -49,6 +50,8 @@ _CARET_PX = 2
 _SHIFT = Qt.KeyboardModifier.ShiftModifier
 _CTRL = Qt.KeyboardModifier.ControlModifier
 _ARROWS = {Qt.Key.Key_Left: -1, Qt.Key.Key_Right: 1, Qt.Key.Key_Up: -1, Qt.Key.Key_Down: 1}
+#: the keys that move the caret in a footnote, header or footer paragraph (within it)
+_STORY_KEYS = (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Home, Qt.Key.Key_End)
 
 
 class CaretInteraction:
@@ -206,10 +209,10 @@ class CaretInteraction:
         selection at its ends, see :meth:`_collapsed`); False for other keys or without a caret (the
         keys then scroll, as before anything was clicked)."""
         key, modifiers = event.key(), event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
-        if self._caret is not None and not modifiers and key in (Qt.Key.Key_Left, Qt.Key.Key_Right):
+        if self._caret is not None and not modifiers and key in _STORY_KEYS:
             story = story_of(self._caret.block_id)
             if story is not None:
-                return self._story_step(story in HEADER_STORIES, _ARROWS[key])
+                return self._story_key(story in HEADER_STORIES, key)
         if self._caret_record() is None or modifiers & ~_SHIFT & ~_CTRL:
             return False
         collapsed = self._collapsed(key) if not modifiers else None
@@ -345,14 +348,17 @@ class CaretInteraction:
             return note_frames(self._layout, page)
         return header_frames(self._layout, page) if page.number == self._story_page else []
 
-    def _story_step(self: Any, headers: bool, step: int) -> bool:
-        """Left or Right (``step`` -1 or 1) in the footnote or header paragraph the caret is in,
-        within that paragraph."""
+    def _story_key(self: Any, headers: bool, key: int) -> bool:
+        """Left or Right a character, Home or End to its line's ends, in the footnote or header
+        paragraph the caret is in, within that paragraph."""
         for number in self.visible_pages():
-            length = story_length(self._story_frames(self._pages()[number], headers), self._caret)
-            if length is not None:
-                offset = max(0, min(length, self._caret.offset + step))
-                self._set_caret(Caret(self._caret.block_id, offset))
+            frames = self._story_frames(self._pages()[number], headers)
+            if key in (Qt.Key.Key_Home, Qt.Key.Key_End):
+                moved = story_line_end(frames, self._caret, key == Qt.Key.Key_End)
+            else:
+                moved = story_step(frames, self._caret, _ARROWS[key])
+            if moved is not None:
+                self._set_caret(moved)
                 return True
         return True  # not on screen: the key does nothing rather than scroll the body
 
