@@ -1,5 +1,5 @@
-"""No import circle inside the page view or the ui folder: each module can be read knowing only
-those below it.
+"""No import circle inside the page view, the ui folder or the agent package: each module can be
+read knowing only those below it.
 
 The paged layout used to build its page index, headers, note room and endnotes with itself, and
 each imported the layout back to reach into it: a circle of eight modules, where following one
@@ -24,6 +24,7 @@ from tests.project.test_layers import scoped_imports
 
 UI = REPO_ROOT / "reviewer_app" / "ui"
 PAGEVIEW = UI / "pageview"
+AGENT = REPO_ROOT / "reviewer_app" / "agent"
 
 
 def import_graph(folder: Path, root: Path = REPO_ROOT) -> dict[str, set[str]]:
@@ -94,6 +95,14 @@ def test_no_import_circle_between_the_main_window_and_its_helpers() -> None:
     """The ui folder's own modules (a subpackage, like the page view, is a folder of its own)."""
     graph = import_graph(UI)
     assert {"compare_command", "file_commands", "window_docks"} <= graph["main_window"]  # the real folder
+    assert [_described(graph, group) for group in circles(graph)] == []
+
+
+def test_no_import_circle_in_the_agent_package() -> None:
+    """The session runs a pipeline turn for a model without tools; the pipeline names what it uses
+    of the session (``PipelineHost``) and the turn's state lives in ``turn_state``."""
+    graph = import_graph(AGENT)
+    assert "pipeline_turn" in graph["session"]  # the scan reads the real folder
     assert [_described(graph, group) for group in circles(graph)] == []
 
 
