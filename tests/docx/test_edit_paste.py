@@ -42,11 +42,17 @@ def test_a_copy_reads_each_run_with_the_formatting_set_on_it(reviewer: DocxRevie
     block = reviewer.snapshot().block(APPLICABLE_LAW)
     assert copied_paragraphs([(block, 0, len("“Applicable Law” means"))]) == [
         [
-            {"text": "“", "formatting": PLAIN},
-            {"text": "Applicable Law", "formatting": {**PLAIN, "bold": True}},
-            {"text": "” means", "formatting": PLAIN},
+            {"text": "“", "formatting": PLAIN, "rPr": _rpr("")},
+            {"text": "Applicable Law", "formatting": {**PLAIN, "bold": True}, "rPr": _rpr("<w:b/><w:bCs/>")},
+            {"text": "” means", "formatting": PLAIN, "rPr": _rpr("")},
         ]
     ]
+
+
+def _rpr(children: str) -> str:
+    """A copied run's properties as the clipboard carries them."""
+    declared = f'<w:rPr xmlns:w="{W[1:-1]}"'
+    return f"{declared}>{children}</w:rPr>" if children else f"{declared}/>"
 
 
 def test_a_paste_is_one_insertion_by_the_person_keeping_the_bold(
@@ -69,6 +75,31 @@ def test_a_paste_is_one_insertion_by_the_person_keeping_the_bold(
     path = tmp_path / "pasted.docx"
     reviewer.save(path)
     assert schema_errors(path) == 0
+
+
+def test_a_paste_keeps_the_copied_run_properties_but_not_their_history_or_an_unknown_style(
+    reviewer: DocxReviewer, tmp_path: Path
+) -> None:
+    history = '<w:rPrChange w:id="90" w:author="Priya Shah"><w:rPr><w:i/></w:rPr></w:rPrChange>'
+    foreign = '<w14:glow xmlns:w14="http://schemas.microsoft.com/office/word/2010/wordml" w14:rad="1"/>'
+    copied = _rpr(f'<w:rStyle w:val="NoSuchStyle"/><w:i/><w:color w:val="1F4E79"/>{foreign}{history}')
+    runs = [[{"text": "Net ", "formatting": PLAIN, "rPr": copied}]]
+    at = reviewer.snapshot().block(CLAUSE_5_2).text.index("Each invoice")
+    assert paste(reviewer, CLAUSE_5_2, at, runs)["status"] == "committed"
+    [inserted] = reviewer.snapshot().block(CLAUSE_5_2).element.findall(f"{W}ins")
+    [run] = inserted.iter(W + "r")
+    assert [child.tag[len(W) :] for child in run.find(W + "rPr")] == ["i", "color"]
+    path = tmp_path / "pasted.docx"
+    reviewer.save(path)
+    assert schema_errors(path) == 0
+
+
+def test_a_paste_of_a_damaged_run_format_keeps_its_on_off_formatting(reviewer: DocxReviewer) -> None:
+    runs = [[{"text": "Net ", "formatting": {**PLAIN, "bold": True}, "rPr": "<w:rPr>not closed"}]]
+    at = reviewer.snapshot().block(CLAUSE_5_2).text.index("Each invoice")
+    assert paste(reviewer, CLAUSE_5_2, at, runs)["status"] == "committed"
+    [inserted] = reviewer.snapshot().block(CLAUSE_5_2).element.findall(f"{W}ins")
+    assert inserted.find(f"{W}r/{W}rPr/{W}b") is not None
 
 
 def test_a_paragraph_break_in_the_copy_splits_the_paragraph_it_lands_in(reviewer: DocxReviewer) -> None:

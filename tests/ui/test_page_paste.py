@@ -23,6 +23,7 @@ from reviewer_app.ui.main_window import MainWindow
 from reviewer_app.ui.pageview.caret import Caret
 from reviewer_app.ui.pageview.clipboard import RUNS_MIME, pasted_paragraphs
 from tests.checkers import lo_resolve_all, schema_errors
+from tests.docx_factory import make_docx, p
 from tests.ui.test_page_typing import CLAUSE_5_2, ME, SAMPLE, click_at, gap_point, mine, text_of
 from tests.window_fixtures import window_on_copy
 
@@ -178,3 +179,64 @@ def test_a_bold_term_pasted_over_a_selection_across_clauses_replaces_it(
         b for b in DocxReviewer.from_bytes(out.read_bytes()).snapshot().blocks if b.text == accepted
     )
     assert (term, True) in bold_runs(clause.element)
+
+
+_STYLED = '<w:rStyle w:val="Strong"/><w:color w:val="C00000"/><w:sz w:val="32"/>'
+_FEE_DOC = make_docx(
+    p("The fee is ")[: -len("</w:p>")]
+    + f"<w:r><w:rPr>{_STYLED}</w:rPr><w:t>ten pounds</w:t></w:r><w:r><w:t>.</w:t></w:r></w:p>"
+    + p("Payment is due monthly."),
+    styles='<w:style w:type="character" w:styleId="Strong"><w:name w:val="Strong"/><w:rPr><w:b/></w:rPr></w:style>',
+)
+
+
+def _styled_runs(root: etree._Element) -> list[tuple[str, str | None, str | None, str | None, bool]]:
+    """(text, character style, colour, size, inside an insertion) of each run in 16 pt."""
+    found = []
+    for run in root.iter(W + "r"):
+        values = [run.find(f"{W}rPr/{W}{name}") for name in ("rStyle", "color", "sz")]
+        if values[2] is not None:
+            inserted = run.getparent().tag == W + "ins"
+            text = "".join(t.text or "" for t in run.iter(W + "t"))
+            found.append((text, *(v.get(W + "val") if v is not None else None for v in values), inserted))
+    return found
+
+
+def test_a_copy_in_another_size_colour_and_character_style_keeps_them_when_pasted(
+    qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lo_reading
+) -> None:
+    source = tmp_path / "source-fee.docx"
+    source.write_bytes(_FEE_DOC)
+    (tmp_path / "open").mkdir()
+    window = window_on_copy(qtbot, source, tmp_path / "open", monkeypatch, ME)
+    view = window.page_view
+    fee, payment = (b.id for b in window.controller.snapshot().blocks[:2])
+    click_at(view, qtbot, fee, len("The fee is "))
+    for _ in "ten pounds":
+        QTest.keyClick(view, Qt.Key.Key_Right, SHIFT)
+    QTest.keyClick(view, Qt.Key.Key_C, CTRL)
+    click_at(view, qtbot, payment, len("Payment is due"))
+    QTest.keyClicks(view, " ")
+    QTest.keyClick(view, Qt.Key.Key_V, CTRL)
+    assert text_of(window, payment) == "Payment is due ten pounds monthly."
+
+    path = tmp_path / "pasted.docx"
+    window.controller.save(path)
+    assert schema_errors(path) == 0
+    pasted = ("ten pounds", "Strong", "C00000", "32", True)  # a tracked insertion, formatted as copied
+    body = DocxReviewer.from_bytes(path.read_bytes()).snapshot().block(payment).element
+    assert _styled_runs(body) == [pasted]
+    assert not body.findall(f".//{W}rPrChange")
+    reading = lo_reading(path, accept_reject=True)
+    assert reading["load_ok"]
+    typed_and_pasted = ("insert", " ten pounds", ME)  # the person's space and paste: one insertion
+    assert typed_and_pasted in [(c["type"], c["text"], c["author"]) for c in reading["tracked_changes"]]
+    assert "Payment is due ten pounds monthly." in reading["accept_all"]["paragraphs"]
+    accepted = tmp_path / "accepted.docx"
+    lo_resolve_all(path, accepted, accept=True)
+    clause = next(
+        b
+        for b in DocxReviewer.from_bytes(accepted.read_bytes()).snapshot().blocks
+        if b.text.startswith("Payment")
+    )
+    assert [run[:4] for run in _styled_runs(clause.element)] == [pasted[:4]]  # LibreOffice kept them

@@ -430,7 +430,14 @@ HOST_OPERATION_SCHEMAS: MappingProxyType[str, dict[str, Any]] = MappingProxyType
                     "description": "The pasted paragraphs, each a list of runs with their formatting.",
                     "items": {
                         "type": "array",
-                        "items": _object({"text": _STRING, "formatting": FORMATTING_SCHEMA}, ("text",)),
+                        "items": _object(
+                            {
+                                "text": _STRING,
+                                "formatting": FORMATTING_SCHEMA,
+                                "rPr": {**_STRING, "description": "The copied run's w:rPr as XML."},
+                            },
+                            ("text",),
+                        ),
                     },
                 },
             },

@@ -2,10 +2,13 @@
 
 A host operation (never offered to the model, see :data:`.contract.HOST_OPERATION_SCHEMAS`).
 Copy in the page view reads the selected text as *paragraphs of runs* (:func:`copied_paragraphs`):
-each run's text with the character formatting set on it directly (bold, italic, underline,
-strike; ``None`` where the run leaves it to its style). Pasting that writes one tracked
-insertion under the person's name whose runs carry that formatting, with no ``w:rPrChange``:
-Word records a paste as new text, never as text reformatted. A line break inside a run (a
+each run's text with the character formatting set on it directly: its whole ``w:rPr`` as XML
+(font, size, colour, character style...) without its revision history, and, for a payload read
+without it, bold, italic, underline and strike (``None`` where the run leaves it to its style).
+Pasting that writes one tracked insertion under the person's name whose runs carry that
+formatting (Word's "keep source formatting"; a character style the target document does not
+define is dropped), with no ``w:rPrChange``: Word records a paste as new text, never as text
+reformatted. A line break inside a run (a
 ``w:br`` where it was copied) is a line break again.
 
 Each paragraph break of the copy splits the paragraph where it falls (a tracked paragraph mark,
@@ -17,13 +20,15 @@ selection is first deleted as typing over it deletes it.
 
 from __future__ import annotations
 
+import copy
 from itertools import accumulate
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
 from ..blocks import Block
-from ..xmlutil import W
+from ..vocabulary import RPR_HISTORY
+from ..xmlutil import NS, W, parse_xml
 from .batch import Operation
 from .context import EditContext, Outcome
 from .markup import isolate, pieces_of, refuse_note_markers, runs_of
@@ -36,7 +41,10 @@ from .registry import handles
 from .rpr import apply_formatting
 from .skips import Skip
 
-_RPR, _TC = W + "rPr", W + "tc"
+if TYPE_CHECKING:  # pragma: no cover
+    from ..styles import StyleIndex
+
+_RPR, _TC, _RSTYLE = W + "rPr", W + "tc", W + "rStyle"
 #: the contract's formatting key of each on/off run property a copy carries
 _TOGGLES = (("bold", "b"), ("italic", "i"), ("underline", "u"), ("strike", "strike"))
 _OFF = frozenset(("0", "false", "off", "none"))
@@ -53,6 +61,43 @@ def _direct(rpr: etree._Element | None) -> dict[str, bool | None]:
     return found
 
 
+def _formatting_kept(rpr: etree._Element, styles: StyleIndex | None = None) -> list[etree._Element]:
+    """Copies of the run properties a paste carries: WordprocessingML ones only (another
+    namespace's would need its declarations in the target part), without revision history (a
+    paste is new text), and without a character style ``styles`` does not define."""
+    kept = []
+    for child in rpr:
+        if not isinstance(child.tag, str) or not child.tag.startswith(W) or child.tag in RPR_HISTORY:
+            continue
+        if (
+            child.tag == _RSTYLE
+            and styles is not None
+            and styles.style_type(child.get(W + "val")) != "character"
+        ):
+            continue
+        kept.append(copy.deepcopy(child))
+    return kept
+
+
+def _rpr_xml(rpr: etree._Element | None) -> str:
+    """A run's properties as the clipboard carries them (an empty ``w:rPr`` for a plain run)."""
+    out = etree.Element(_RPR, nsmap={"w": NS["w"]})
+    out.extend(_formatting_kept(rpr) if rpr is not None else [])
+    return etree.tostring(out, encoding="unicode")
+
+
+def _copied_rpr(xml: Any) -> etree._Element | None:
+    """The ``w:rPr`` a pasted run carries; None when the payload has none or it is not one (the
+    run then takes its on/off ``formatting``)."""
+    if not isinstance(xml, str):
+        return None
+    try:
+        rpr = parse_xml(xml.encode("utf-8"))
+    except (etree.XMLSyntaxError, ValueError):
+        return None
+    return rpr if rpr.tag == _RPR else None
+
+
 def copied_paragraphs(parts: list[tuple[Block, int, int]]) -> list[list[Run]]:
     """The runs of clean text ``[start, end)`` of each block, for the clipboard.
 
@@ -67,28 +112,42 @@ def copied_paragraphs(parts: list[tuple[Block, int, int]]) -> list[list[Run]]:
             a, z = max(start, piece.start), min(end, piece.end)
             if z <= a or piece.kind == "note":
                 continue
-            formatting = _direct(piece.run.find(_RPR) if piece.run is not None else None)
-            if runs and runs[-1]["formatting"] == formatting:
+            rpr = piece.run.find(_RPR) if piece.run is not None else None
+            formatting, xml = _direct(rpr), _rpr_xml(rpr)
+            if runs and runs[-1]["formatting"] == formatting and runs[-1]["rPr"] == xml:
                 runs[-1]["text"] += read.text[a:z]
             else:
-                runs.append({"text": read.text[a:z], "formatting": formatting})
+                runs.append({"text": read.text[a:z], "formatting": formatting, "rPr": xml})
         paragraphs.append(runs)
     return paragraphs
 
 
-def _format_inserted(block: Block, start: int, runs: list[Run]) -> None:
+def _replace_formatting(rpr: etree._Element, copied: etree._Element, styles: StyleIndex) -> None:
+    """Give ``rpr`` the copied run's properties in place of its own, keeping its revision marks
+    (first) and formatting change (last) where the schema puts them."""
+    history = [child for child in rpr if child.tag in RPR_HISTORY]
+    for child in list(rpr):
+        rpr.remove(child)
+    marks = [child for child in history if child.tag != W + "rPrChange"]
+    rpr.extend(marks + _formatting_kept(copied, styles) + [c for c in history if c not in marks])
+
+
+def _format_inserted(block: Block, start: int, runs: list[Run], styles: StyleIndex) -> None:
     """Give each pasted run, now at live ``start`` onwards, its copied formatting (untracked: it
     is inside the paste's own insertion)."""
     at = start
     for run in runs:
-        length, formatting = len(run["text"]), run.get("formatting")
-        if length and formatting:
+        length, formatting, copied = len(run["text"]), run.get("formatting"), _copied_rpr(run.get("rPr"))
+        if length and (formatting or copied is not None):
             for element in runs_of(isolate(block.element, at, at + length, block.notes_before)):
                 rpr = element.find(_RPR)
                 if rpr is None:
                     rpr = etree.Element(_RPR)
                     element.insert(0, rpr)
-                apply_formatting(rpr, dict(formatting))
+                if copied is not None:
+                    _replace_formatting(rpr, copied, styles)
+                else:
+                    apply_formatting(rpr, dict(formatting))
                 if not len(rpr):
                     element.remove(rpr)
         at += length
@@ -136,7 +195,7 @@ def paste_runs(ctx: EditContext, op: Operation) -> Outcome:
     ctx.touch(block.element)
     replace_span(ctx, block, start, end, new)
     ctx.record_edit(block.id, start, end, start + len(new))
-    _format_inserted(block, start, [run for paragraph in paragraphs for run in paragraph])
+    _format_inserted(block, start, [run for paragraph in paragraphs for run in paragraph], ctx.doc.styles)
     ctx.text_changed(block.element)
     # the last break first: the block keeps its id as the first half of each split; a copy that
     # ends with a break, pasted at the paragraph's end, adds an empty paragraph after it (as Enter)

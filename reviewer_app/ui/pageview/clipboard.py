@@ -2,8 +2,9 @@
 
 Copy puts the selected text twice: as plain text, which every other program reads, and as
 Reviewer's own format (:data:`RUNS_MIME`, the paragraphs of runs :func:`copied_paragraphs`
-reads from the document, each run with its bold, italic, underline and strike), which only a
-paste in Reviewer reads, so a term copied bold is pasted bold, as Word pastes from Word. What
+reads from the document, each run with its formatting: font, size, colour, character style, bold
+and the rest), which only a paste in Reviewer reads, so a term copied bold is pasted bold, as
+Word pastes from Word. What
 another program copied has no such format and is pasted as plain text.
 """
 
@@ -20,7 +21,8 @@ from ...docx.snapshot import Snapshot
 from ...docx.xmlutil import W
 from .caret import Caret
 
-#: Reviewer's own clipboard format: ``{"version": 1, "paragraphs": [[{"text", "formatting"}, ...], ...]}``
+#: Reviewer's own clipboard format:
+#: ``{"version": 1, "paragraphs": [[{"text", "formatting", "rPr"}, ...], ...]}`` (``rPr`` optional)
 RUNS_MIME = "application/x-reviewer-runs+json"
 _VERSION = 1
 _P = W + "p"
@@ -87,7 +89,11 @@ def pasted_paragraphs(mime: QMimeData | None) -> list[list[dict[str, Any]]] | No
 
 
 def _is_run(run: Any) -> bool:
-    """A run as :func:`copied_paragraphs` writes it: its text and its formatting."""
+    """A run as :func:`copied_paragraphs` writes it: its text, its formatting and (optional) its
+    ``w:rPr`` as XML."""
     return (
-        isinstance(run, dict) and isinstance(run.get("text"), str) and isinstance(run.get("formatting"), dict)
+        isinstance(run, dict)
+        and isinstance(run.get("text"), str)
+        and isinstance(run.get("formatting"), dict)
+        and isinstance(run.get("rPr", ""), str)
     )
