@@ -12,6 +12,7 @@ import pytest
 from reviewer_app.cli import main
 from reviewer_app.docx import DocxReviewer
 from tests.conftest import CORPUS, REPO_ROOT
+from tests.docx_factory import make_docx, p
 
 A = CORPUS / "public" / "pt_WC019-Hyperlink-Before.docx"
 B = CORPUS / "public" / "pt_WC019-Hyperlink-After-1.docx"
@@ -111,23 +112,26 @@ def test_help_lists_the_comparison_commands() -> None:
 def test_redline_json_names_what_it_could_not_mark(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """SmartArt in a paragraph the revised version added cannot be copied into the redline (its
-    diagram parts have relationships of their own): the JSON says so, with its place."""
-    suite = CORPUS / "compare-suite" / "WC"
-    out = tmp_path / "redline.docx"
-    assert (
-        main(
-            [
-                "redline",
-                str(suite / "WC014-SmartArt-With-Image-Deleted-After.docx"),
-                str(suite / "WC014-SmartArt-With-Image-Before.docx"),
-                "-o",
-                str(out),
-            ]
-        )
-        == 0
-    )
+    """A section break the revised version ends a clause later is not written as a tracked change:
+    the JSON says so, with the revised paragraph it now follows."""
+    sect = '<w:sectPr><w:pgSz w:w="12240" w:h="15840"/></w:sectPr>'
+    texts = ["First clause.", "Second clause.", "Third clause."]
+
+    def ends_after(index: int) -> bytes:
+        paras = [
+            p(ppr=sect, runs=f"<w:r><w:t>{t}</w:t></w:r>") if i == index else p(t)
+            for i, t in enumerate(texts)
+        ]
+        return make_docx("".join(paras) + sect)
+
+    base, revised, out = tmp_path / "base.docx", tmp_path / "revised.docx", tmp_path / "redline.docx"
+    base.write_bytes(ends_after(0))
+    revised.write_bytes(ends_after(1))
+    assert main(["redline", str(base), str(revised), "-o", str(out)]) == 0
     report = json.loads(capsys.readouterr().out)
     (entry,) = report["skipped"]
-    assert entry["reason"] == "a drawing changed in a paragraph added at the start is not marked"
-    assert entry["place"]["story"] == {"type": "main"} and entry["place"]["revisedBlockId"]
+    assert entry["reason"] == (
+        'the section break after "Second clause." is not where the base has it and is not marked'
+    )
+    second = next(b for b in DocxReviewer.open(revised).snapshot().blocks if b.text == "Second clause.")
+    assert entry["place"] == {"story": {"type": "main"}, "revisedBlockId": second.id}

@@ -35,6 +35,7 @@ from ..edit.markup import pieces_of
 from ..edit.ppr import add_mark_revision, ensure_ppr, mark_revision, set_child
 from ..edit.stamp import Stamper
 from ..hashing import normalize_text
+from ..vocabulary import REVISION_WRAPPERS
 from ..xmlutil import W
 from .align import Event
 
@@ -42,7 +43,6 @@ _SECT, _CHANGE, _PRINTER = W + "sectPr", W + "sectPrChange", W + "printerSetting
 #: Children of ``w:sectPr`` that are not page setup: references to other parts, and the change.
 REFERENCES = frozenset((W + "headerReference", W + "footerReference"))
 _NOT_SETTINGS = REFERENCES | {_CHANGE, _PRINTER}
-_MARK_REVISIONS = frozenset(W + tag for tag in ("ins", "del", "moveFrom", "moveTo"))
 
 
 def section_list(body: etree._Element) -> list[etree._Element]:
@@ -65,8 +65,11 @@ def _ending(sect: etree._Element) -> etree._Element | None:
     return holder.getparent() if holder is not None and holder.tag == W + "pPr" else None
 
 
-def _left_out(reason: str) -> list[dict[str, Any]]:
-    return [{"reason": reason, "place": {"story": {"type": "main"}}}]
+def _left_out(reason: str, revised_block_id: str | None = None) -> list[dict[str, Any]]:
+    place: dict[str, Any] = {"story": {"type": "main"}}
+    if revised_block_id is not None:
+        place["revisedBlockId"] = revised_block_id  # the paragraph the revised version ends it on
+    return [{"reason": reason, "place": place}]
 
 
 def _breaks_left_out(
@@ -89,8 +92,12 @@ def _breaks_left_out(
         mine, theirs_p = _ending(sect), _ending(other)
         if theirs_p is not None and partner.get(theirs_p) is not mine:
             text = "".join(t.text or "" for t in theirs_p.iter(W + "t"))[:40]
+            block_id = next(
+                (e.revised.block.id for e in events if e.revised and e.revised.block.element is theirs_p),
+                None,
+            )
             return _left_out(
-                f'the section break after "{text}" is not where the base has it and is not marked'
+                f'the section break after "{text}" is not where the base has it and is not marked', block_id
             )
     return []
 
@@ -128,7 +135,7 @@ def _split_mark(p: etree._Element, stamper: Stamper, inserted: bool = True) -> N
     if ppr is not None:
         kept = copy.deepcopy(ppr)
         for el in kept.findall(f"{W}rPr/*") + kept.findall(_SECT):
-            if el.tag in _MARK_REVISIONS or el.tag == _SECT:
+            if el.tag in REVISION_WRAPPERS or el.tag == _SECT:
                 el.getparent().remove(el)
         for change in kept.iter(W + "pPrChange", W + "rPrChange"):
             change.set(W + "id", stamper.revision_id())  # a copy of a change is a change of its own
