@@ -38,6 +38,7 @@ from ..docx.atomic_write import remove_stray_save_files
 from ..docx.doc_lock import DocumentLock
 from ..docx.package import zip_members
 from ..docx.reviewer import DocxReviewer
+from ..docx.weak_links import BackReference
 from .document_controller import DocumentController
 from .recovery import RecoveryEntry, RecoveryStore
 
@@ -81,6 +82,9 @@ class Autosaver(QObject):
     write_failed = Signal(str)
     #: the copy in flight is written (emitted from its thread)
     _landed = Signal()
+    #: the controller is this object's Qt parent; held weakly so the two make no reference cycle
+    #: (a cycle would leave them to the cyclic collector, which may run in another thread)
+    _controller: BackReference[DocumentController] = BackReference()
 
     def __init__(
         self,
@@ -246,6 +250,9 @@ class Autosaver(QObject):
 
 class LockKeeper(QObject):
     """Holds the lock of the controller's document: taken on open, moved on Save As, freed on close."""
+
+    #: the controller is this object's Qt parent: held weakly, as the Autosaver holds it
+    _controller: BackReference[DocumentController] = BackReference()
 
     def __init__(self, controller: DocumentController, parent: QObject | None = None) -> None:
         super().__init__(parent if parent is not None else controller)

@@ -139,3 +139,25 @@ def test_a_window_closed_while_a_worker_thread_allocates_is_destroyed_on_qt_thre
 def _collection_on() -> None:
     """The suite as the app: Python's automatic collection is on."""
     assert gc.isenabled()
+
+
+def test_a_controller_with_its_recovery_helpers_is_freed_at_once(qapp, tmp_path: Path) -> None:
+    """The autosaver and the lock keeper are the controller's Qt children and hold it weakly: the
+    three are freed by reference counting, not left in a cycle for a collection in another thread."""
+    from reviewer_app.ui.autosave import Autosaver, LockKeeper
+    from reviewer_app.ui.document_controller import DocumentController
+    from reviewer_app.ui.recovery import RecoveryStore
+
+    path = tmp_path / "contract.docx"
+    path.write_bytes(make_docx(p("Clause one.")))
+    with no_collection():
+        controller = DocumentController(store_directory=tmp_path / "queue")
+        saver, locks = Autosaver(controller, RecoveryStore(tmp_path / "recovery")), LockKeeper(controller)
+        controller.open(path)
+        parts = {
+            "controller": weakref.ref(controller),
+            "autosaver": weakref.ref(saver),
+            "locks": weakref.ref(locks),
+        }
+        del controller, saver, locks
+        assert _alive(parts) == []
