@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 
 from ..agent.settings import DEFAULT_MODEL, AgentSettings, store_api_key, store_server_key, stored_server_key
 from ..docx.comment_writer import initials_of
+from ..docx.weak_links import weak_method
 from .app_settings import (
     MAX_AUTOSAVE_S,
     MAX_CONTEXT_WINDOW,
@@ -179,7 +180,8 @@ class SettingsDialog(QDialog):
                 )
             )
         form.addRow("", self.key_note)
-        self.connection = ConnectionTester(self.agent_settings_on_screen, box)
+        # the tester is the dialog's own child: a weak callback keeps the two out of a reference cycle
+        self.connection = ConnectionTester(weak_method(self.agent_settings_on_screen), box)
         form.addRow("", self.connection)
         self._show_key_state()
         return box
