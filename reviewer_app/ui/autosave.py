@@ -70,7 +70,7 @@ def _store_copy(
     try:
         return store.write(key, zip_members(members), **meta)
     except OSError as error:
-        return error
+        return error.with_traceback(None)  # kept as a value: no frames held with it
 
 
 class Autosaver(QObject):

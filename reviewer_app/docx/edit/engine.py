@@ -248,7 +248,9 @@ class Applier:
             return outcome
         except Skip as skip:
             self._roll_back(ctx)
-            return skip
+            # returned as a value, it must not carry its traceback: the traceback's frames reach the
+            # caller's frames, and a result holding it would keep a window alive in a reference cycle
+            return skip.with_traceback(None)
         except InvalidResult as bad:
             self._roll_back(ctx)
             return Skip("invalidResult", str(bad))
