@@ -7,7 +7,6 @@ finding the pixel a character is painted at, so a click lands where a person's w
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -67,11 +66,18 @@ def window_on_copy(
     """
     if not source.exists():
         pytest.skip(f"{source.name} is missing")
+    return window_on_file(qtbot, folder / source.name, source.read_bytes(), monkeypatch, author)
+
+
+def window_on_file(
+    qtbot, path: Path, data: bytes, monkeypatch: pytest.MonkeyPatch, author: str
+) -> MainWindow:
+    """The shown main window on ``data`` written to ``path``, laid out, editing as ``author``; any
+    message box fails the test."""
     monkeypatch.setattr(QMessageBox, "exec", lambda box: pytest.fail(f"unexpected message: {box.text()}"))
-    copy = folder / source.name
-    shutil.copy(source, copy)
+    path.write_bytes(data)
     win = shown_main_window(qtbot)
-    assert win.open_path(copy)
+    assert win.open_path(path)
     win.controller.author = author
     win.page_view.finish_layout()
     return win

@@ -30,13 +30,12 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QMessageBox
 
 from reviewer_app.ui.main_window import MainWindow
 from tests.checkers import schema_errors
 from tests.docx_factory import make_docx, p
 from tests.ui.test_page_typing import click_at
-from tests.window_fixtures import shown_main_window
+from tests.window_fixtures import window_on_file
 
 ME = "Alex Lawyer"
 THEIRS = 'w:author="Priya Shah" w:date="2025-03-14T09:00:00Z"'
@@ -166,14 +165,7 @@ CASES = [
 
 @pytest.fixture
 def window(qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> MainWindow:
-    monkeypatch.setattr(QMessageBox, "exec", lambda box: pytest.fail(f"unexpected message: {box.text()}"))
-    path = tmp_path / "edges.docx"
-    path.write_bytes(make_docx(BODY, comments=COMMENT))
-    win = shown_main_window(qtbot)
-    assert win.open_path(path)
-    win.controller.author = ME
-    win.page_view.finish_layout()
-    return win
+    return window_on_file(qtbot, tmp_path / "edges.docx", make_docx(BODY, comments=COMMENT), monkeypatch, ME)
 
 
 def _press(view, keys: str) -> None:

@@ -17,7 +17,6 @@ import pytest
 from lxml import etree
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QMessageBox
 
 from reviewer_app.docx.stories import find_story_block, story_block_id
 from reviewer_app.ui.main_window import MainWindow
@@ -26,7 +25,7 @@ from reviewer_app.ui.pageview.caret import Caret
 from reviewer_app.ui.pageview.caret_stories import header_frames, story_caret_line
 from tests.checkers import lo_resolve_all, schema_errors
 from tests.docx_factory import make_docx, p
-from tests.window_fixtures import shown_main_window
+from tests.window_fixtures import window_on_file
 
 ME = "Alex Lawyer"
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
@@ -44,14 +43,13 @@ TEXTS = {HEADER: "Acme Services Agreement", FOOTER: "Confidential"}
 
 @pytest.fixture
 def window(qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> MainWindow:
-    monkeypatch.setattr(QMessageBox, "exec", lambda box: pytest.fail(f"unexpected message: {box.text()}"))
-    path = tmp_path / "headers.docx"
-    path.write_bytes(make_docx(BODY, header=p(TEXTS[HEADER]), footer=p(TEXTS[FOOTER])))
-    win = shown_main_window(qtbot)
-    assert win.open_path(path)
-    win.controller.author = ME
-    win.page_view.finish_layout()
-    return win
+    return window_on_file(
+        qtbot,
+        tmp_path / "headers.docx",
+        make_docx(BODY, header=p(TEXTS[HEADER]), footer=p(TEXTS[FOOTER])),
+        monkeypatch,
+        ME,
+    )
 
 
 def story_point(view: PageView, block_id: str, offset: int) -> QPoint:

@@ -28,7 +28,6 @@ import pytest
 from lxml import etree
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QMessageBox
 
 from reviewer_app.docx.stories import find_story_block, story_block_id
 from reviewer_app.ui.main_window import MainWindow
@@ -37,7 +36,7 @@ from reviewer_app.ui.pageview.caret import Caret
 from reviewer_app.ui.pageview.caret_stories import note_frames, story_caret_line
 from tests.checkers import lo_resolve_all, schema_errors
 from tests.docx_factory import make_docx, p
-from tests.window_fixtures import shown_main_window
+from tests.window_fixtures import window_on_file
 
 ME = "Alex Lawyer"
 THEIRS = 'w:author="Priya Shah" w:date="2025-03-14T09:00:00Z"'
@@ -88,14 +87,7 @@ CASES = [
 
 @pytest.fixture
 def window(qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> MainWindow:
-    monkeypatch.setattr(QMessageBox, "exec", lambda box: pytest.fail(f"unexpected message: {box.text()}"))
-    path = tmp_path / "notes.docx"
-    path.write_bytes(make_docx(BODY, footnotes=NOTES))
-    win = shown_main_window(qtbot)
-    assert win.open_path(path)
-    win.controller.author = ME
-    win.page_view.finish_layout()
-    return win
+    return window_on_file(qtbot, tmp_path / "notes.docx", make_docx(BODY, footnotes=NOTES), monkeypatch, ME)
 
 
 def note_point(view: PageView, offset: int) -> QPoint:
