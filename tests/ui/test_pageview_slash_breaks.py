@@ -1,4 +1,5 @@
-"""A URL near the end of a line moves to the next line whole, as Word and LibreOffice lay it out.
+"""A URL near the end of a line moves to the next line whole, as Word and LibreOffice lay it out;
+so does a word with a closing brace inside it ("{IF x}Professional").
 
 Qt's Unicode line breaking allows a break after a slash, so "https://" stayed at the end of one
 line and the rest of the address went to the next (on 6 of the 18 corpus contracts). Word breaks
@@ -10,17 +11,30 @@ machine.
 
 from __future__ import annotations
 
+import subprocess
+from pathlib import Path
+
 from PySide6.QtGui import QTextBlock
 
 from reviewer_app.docx.reviewer import DocxReviewer
 from reviewer_app.ui.pageview.caret import paragraph_text
 from reviewer_app.ui.pageview.layout import PagedLayout
+from reviewer_app.ui.pageview.render import render_pdf
 from tests.docx_factory import make_docx, p
 
 #: no hyphen in it: Word and LibreOffice would break at one (as "pilot-" | "agreement/1.1")
 URL = "https://commonpaper.com/standards/cloudservice/2.1"
 #: opening words of growing length: one of them leaves just room for "https://" on the first line
 OPENINGS = [f"The Standard Terms are posted at {'x' * n} " for n in range(0, 60, 3)]
+
+
+#: a cover-table cell of the Common Paper cloud service agreement: 3420 twips, 115-twip margins
+NARROW_CELL = (
+    '<w:tbl><w:tblPr><w:tblW w:w="3420" w:type="dxa"/><w:tblLayout w:type="fixed"/></w:tblPr>'
+    '<w:tblGrid><w:gridCol w:w="3420"/></w:tblGrid><w:tr><w:tc><w:tcPr><w:tcW w:w="3420" w:type="dxa"/>'
+    '<w:tcMar><w:left w:w="115" w:type="dxa"/><w:right w:w="115" w:type="dxa"/></w:tcMar></w:tcPr>'
+    "{}</w:tc></w:tr></w:tbl>"
+)
 
 
 def _layout(body: str) -> tuple[DocxReviewer, PagedLayout]:
@@ -103,3 +117,46 @@ def test_the_line_before_a_moved_url_is_still_justified_in_a_table_cell(qapp) ->
                 assert line.width() - (line.cursorToX(last)[0] - line.x()) < 10.0, line_text
                 stretched += 1
     assert stretched
+
+
+def test_a_word_with_a_closing_brace_is_not_split_after_it(qapp) -> None:
+    """Qt may break after "}" before a letter or digit; Word and LibreOffice break only at spaces
+    and hyphens there, so "{abc}Professional" goes to the next line whole. Before "(" they break
+    after the brace too, and so does the page view."""
+    openings = [f"Words words words {'w' * n} " for n in range(0, 14)]
+    words = ("{abc}Professional", "{abc}1234567890")
+    body = "".join(NARROW_CELL.format(p(o + w + " and more")) for o in openings for w in words)
+    _reviewer, layout = _layout(body + p("After."))
+    moved = 0
+    for word in words:
+        blocks = _blocks_with(layout, word)
+        assert len(blocks) == len(openings)
+        for block in blocks:
+            lines = _lines(block)
+            assert any(word in line for line in lines), lines
+            moved += any(line.startswith(word) for line in lines[1:])
+    assert moved >= 2, "some openings must leave the word too little room on the first line"
+    _reviewer, layout = _layout(NARROW_CELL.format(p("Words words words words w {abc}(Professional")))
+    assert _lines(_blocks_with(layout, "{abc}")[0])[1] == "(Professional"
+
+
+def test_a_word_longer_than_the_cell_is_cut_where_it_overflows(qapp, tmp_path: Path) -> None:
+    """A word too long for its cell goes to a line of its own and is cut after its last character
+    that fits, as in Word (and LibreOffice), not after the brace inside it where Qt would; the
+    agent reads the paragraph as written and the PDF's text has no mark in it."""
+    text = "{IF has_professional_services}Professional Services"
+    reviewer, layout = _layout(NARROW_CELL.format(p(text)) + p("After."))
+    block = _blocks_with(layout, "has_professional")[0]
+    lines = [line.rstrip("\u2028") for line in _lines(block)]
+    assert lines[0].strip() == "{IF"
+    assert lines[1].startswith("has_professional_services}Prof"), lines
+    assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+    line = block.layout().lineAt(1)
+    assert line.naturalTextWidth() <= line.width()
+    assert text in [paragraph_text(layout, record) for record in layout.by_id.values()]
+    pdf = tmp_path / "cell.pdf"
+    render_pdf(reviewer, pdf, layout=layout)
+    extracted = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True)
+    pdf_lines = extracted.stdout.split()
+    assert pdf_lines[:2] == ["{IF", lines[1]], pdf_lines
+    assert not {"\u2028", "\u200b"} & set(extracted.stdout)

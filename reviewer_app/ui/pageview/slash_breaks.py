@@ -1,19 +1,23 @@
-"""A word Qt would split after a slash moves to the next line whole, as in Word and LibreOffice.
+"""A word Qt would split after a slash or a closing brace moves to the next line whole, as in Word
+and LibreOffice.
 
 Qt breaks lines by Unicode's rules, which allow a break after "/" when a letter follows, so a
 URL near a line's end was split after ``https://`` or after a path segment ("commonpaper.com/"
 at the end of one line, "standards/..." on the next), and "and/or" after "and/". Word does not
 break inside a URL or at a slash, nor does LibreOffice: the whole word goes to the next line
-(breaking only at a hyphen in it, or where one word is longer than the line).
+(breaking only at a hyphen in it, or where one word is longer than the line). The same holds after
+a closing brace before a letter or digit: Qt splits "{IF has_professional_services}Professional"
+after "}", Word and LibreOffice only at spaces and hyphens.
 
 Qt has no setting for where a line may break, and the only character that forbids a break, a
 joiner, is written into a PDF as a zero-width space glyph: PDF readers then split the word there
 (poppler reads "https:/" "/" "bonterms.com/"), so a URL copied or searched in the exported PDF
 would not be found whole. Instead, once a paragraph is written, its lines are read back, and
-where one ends after a slash that a non-space follows, a line separator (:data:`LINE_MARK`) is
-set before the word holding that slash. Like the long-word break mark it is layout only: the
-builder leaves it out of the paragraph's clean-text spans. A word that starts its line is left to
-Qt (it is longer than the line, where Word breaks it too).
+where one ends at such a break inside a word (:func:`qt_only_break`), a line separator
+(:data:`LINE_MARK`) is set before that word. Like the long-word break mark it is layout only: the
+builder leaves it out of the paragraph's clean-text spans. A word that starts its line is longer
+than the line: Word cuts it where it overflows the line, not at the slash or brace, so the
+separator goes there (:func:`overflow_cut`).
 
 The builder writes inside an edit block, during which Qt lays nothing out, so the paragraph's
 lines are laid out here ahead of Qt (:func:`lay_out_alone`), with the text option, margins and
@@ -32,17 +36,34 @@ import re
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextBlock, QTextCharFormat, QTextCursor, QTextFormat, QTextLine, QTextOption
 
-#: the layout-only separator set before a word Qt would split after a slash
+#: the layout-only separator set before a word Qt would split after a slash or a brace
 LINE_MARK = "\u2028"
-#: a slash inside a word: where Qt may break and Word does not
-SLASH_IN_WORD = re.compile(r"/[^\s\u2028]")
+#: a slash or closing brace inside a word: where Qt may break and Word does not
+SLASH_IN_WORD = re.compile(r"/[^\s\u2028]|\}[^\W_]")
+#: a line Qt lays out to measure how much of a word longer than the line fits it (LU)
+_UNBOUNDED = 1e7
 
 
-def lay_out_alone(block: QTextBlock, frame_width: float | None = None) -> None:
+def qt_only_break(text: str, end: int) -> bool:
+    """Whether a line of ``text`` ending at ``end`` ends where Qt (Unicode's line breaking) may break
+    and Word does not: after a slash a non-space follows, or after "}" a letter or digit follows
+    (before "(", "{" or "$" Word and LibreOffice break there too)."""
+    if not 0 < end < len(text):
+        return False
+    before, after = text[end - 1], text[end]
+    if before == "/":
+        return not after.isspace() and after != LINE_MARK
+    return before == "}" and after.isalnum()
+
+
+def lay_out_alone(
+    block: QTextBlock, frame_width: float | None = None, unbounded: int | None = None
+) -> list[float]:
     """Break ``block`` into lines as Qt's document layout will: its own layout, the document's
     text option with the block's tab stops and alignment, the frame's width (``frame_width``,
     LU, for a table cell's content; None: the page's) less the block's margins, the first line
-    less its indent (a hanging indent gives it more)."""
+    less its indent (a hanging indent gives it more). Line ``unbounded`` (an index), if given, is
+    laid out without a width limit, to measure its text; the widths the lines were given."""
     document = block.document()
     block_format = block.blockFormat()
     option = QTextOption(document.defaultTextOption())
@@ -58,16 +79,20 @@ def lay_out_alone(block: QTextBlock, frame_width: float | None = None) -> None:
     layout.setTextOption(option)
     layout.beginLayout()
     indent = block_format.textIndent()
+    widths: list[float] = []
     while (line := layout.createLine()).isValid():
-        line.setLineWidth(max(0.0, width - indent))
+        widths.append(max(0.0, width - indent))
+        line.setLineWidth(_UNBOUNDED if len(widths) - 1 == unbounded else widths[-1])
         indent = 0.0
     layout.endLayout()
+    return widths
 
 
-def slash_split_word(block: QTextBlock) -> int | None:
-    """Block position of the first word whose line Qt ended after a slash inside it (the word
-    starting after a space on that line), or None. The block must be laid out (see
-    :func:`lay_out_alone`)."""
+def slash_split_word(block: QTextBlock, frame_width: float | None = None) -> int | None:
+    """Block position of the first word whose line Qt ended after a slash or brace inside it (the
+    word starting after a space on that line), or None; a word that starts its line is cut where
+    it overflows the line instead (:func:`overflow_cut`), if that is further on. The block must be
+    laid out (see :func:`lay_out_alone`); ``frame_width`` as there."""
     layout = block.layout()
     text = block.text()
     if layout is None:
@@ -75,26 +100,46 @@ def slash_split_word(block: QTextBlock) -> int | None:
     for index in range(layout.lineCount() - 1):
         line = layout.lineAt(index)
         first, end = line.textStart(), line.textStart() + line.textLength()
-        if not 0 < end < len(text) or text[end - 1] != "/" or text[end].isspace():
+        if not qt_only_break(text, end):
             continue
         start = end
         while start > first and not text[start - 1].isspace():
             start -= 1
         if start > first:
             return start
+        cut = overflow_cut(block, index, frame_width)
+        lay_out_alone(block, frame_width)  # measuring changed the block's lines
+        if cut > end:
+            return cut
+        layout = block.layout()
     return None
 
 
+def overflow_cut(block: QTextBlock, index: int, frame_width: float | None = None) -> int:
+    """Block position where the word starting line ``index`` of ``block`` overflows that line:
+    Word breaks a word longer than the line after its last character that fits (at least one)."""
+    width = lay_out_alone(block, frame_width, unbounded=index)[index]
+    line = block.layout().lineAt(index)
+    text = block.text()
+    first = line.textStart()
+    left = line.cursorToX(first)[0]
+    cut = first + 1
+    while cut < len(text) and not text[cut].isspace() and line.cursorToX(cut + 1)[0] - left <= width:
+        cut += 1
+    return cut
+
+
 def keep_slashed_words(block: QTextBlock, frame_width: float | None = None) -> list[int]:
-    """Set a :data:`LINE_MARK` before each word of ``block`` Qt would split after a slash, and
-    stretch a justified line so ended; the document positions the marks were set at, in order
-    (each one as it stands once all are set). ``frame_width``: see :func:`lay_out_alone`."""
+    """Set a :data:`LINE_MARK` before each word of ``block`` Qt would split after a slash or brace
+    (or where a word longer than the line overflows it), and stretch a justified line so ended;
+    the document positions the marks were set at, in order (each one as it stands once all are
+    set). ``frame_width``: see :func:`lay_out_alone`."""
     marks: list[int] = []
     if block.blockFormat().nonBreakableLines() or block.document().pageSize().width() <= 0:
         return marks  # Qt does not wrap these lines at all
     while SLASH_IN_WORD.search(block.text()):
         lay_out_alone(block, frame_width)
-        at = slash_split_word(block)
+        at = slash_split_word(block, frame_width)
         if at is None:
             break
         cursor = QTextCursor(block.document())
