@@ -28,6 +28,7 @@ from reviewer_app.docx.compare.stories import StoryDocument, read_stories
 from reviewer_app.docx.edit.engine import Applier
 from reviewer_app.docx.hashing import normalize_text, text_hash
 from reviewer_app.docx.stories import story_blocks, story_containers
+from tests.compare_suite import revision_count
 from tests.conftest import REPO_ROOT
 from tests.docx_factory import make_docx, p
 from tests.edit_invariants import assert_schema_no_new_errors, assert_structural
@@ -334,6 +335,41 @@ def test_a_row_removed_while_words_shift_between_rows(backwards: bool) -> None:
     row_mark = "ins" if backwards else "del"
     document = etree.fromstring(zipfile.ZipFile(BytesIO(out)).read("word/document.xml"))
     assert len(document.findall(f".//{W}trPr/{W}{row_mark}")) == 1
+    assert_schema_no_new_errors(out, base)
+
+
+@pytest.mark.parametrize("backwards", [False, True])
+def test_a_row_removed_before_an_edited_row_is_deleted_whole(backwards: bool) -> None:
+    """The first row removed and "Second " typed at the start of the next one (WmlComparer's
+    WC-1450 in small). The removed row shares most of its words with the edited row at its
+    position (Dice 0.63, same cell count), but the row after it is a far closer match (0.97):
+    the redline deletes the removed row whole and inserts the one word in the row that stayed,
+    two revisions, instead of rewriting the removed row into the next and deleting that one, as
+    WmlComparer does (see tests/data/compare_suite_mismatches.tsv). The other way round the row
+    is inserted whole and the word deleted."""
+    kept = [
+        "Payment is due on delivery.",
+        "The seller pays the costs of delivery.",
+        "Notice is given in writing.",
+    ]
+    removed = [
+        "Payment is due within thirty days of the invoice.",
+        "The seller pays the costs of delivery and insurance.",
+        "Notice is given by email.",
+    ]
+    last = ["Governing law.", "Courts of London.", "Term of five years."]
+    long, short = [removed, kept, last], [["Second " + kept[0], *kept[1:]], last]
+    first, second = (short, long) if backwards else (long, short)
+    base, revised = make_docx(_table(first) + p()), make_docx(_table(second) + p())
+    out = _redline(base, revised)
+    assert (_rows(out, "accept"), _rows(out, "reject")) == (second, first)
+    document = etree.fromstring(zipfile.ZipFile(BytesIO(out)).read("word/document.xml"))
+    row_mark, word_mark = ("ins", "del") if backwards else ("del", "ins")
+    rows = list(document.iter(W + "tr"))
+    assert [tr.find(f"{W}trPr/{W}{row_mark}") is not None for tr in rows] == [True, False, False]
+    word = "".join(t.text for el in rows[1].iter(W + word_mark) for t in el.iter(W + "t", W + "delText"))
+    assert word == "Second "
+    assert revision_count(out) == 2
     assert_schema_no_new_errors(out, base)
 
 
