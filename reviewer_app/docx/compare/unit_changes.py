@@ -18,7 +18,7 @@ insides:
   part missing from the revised package, is not copied;
 - paired paragraphs, deleted ones (an equation is not in a run, so the words' deletion leaves
   it) and added ones: an added paragraph is found among those the story's write made, in
-  order, by its accepted text.
+  order, by its accepted text and, in a table row, its place there.
 
 What cannot be written is handed back for the report (:func:`.units.unit_report`): never silent.
 """
@@ -40,6 +40,7 @@ from ..xmlutil import NS, R, W
 from .align import Event
 from .note_changes import offset_of, place_at
 from .part_copy import PartCopier, complete
+from .redline_ops import _P, _TC
 from .units import M, UnitReader
 
 _R, _RPR, _PPR, _INS, _DEL = W + "r", W + "rPr", W + "pPr", W + "ins", W + "del"
@@ -119,7 +120,7 @@ class UnitWriter:
                 continue
             theirs = self.revised.found(r)
             if b is None:
-                target = _take(queue, _accepted(r)) if theirs else None
+                target = _take(queue, r) if theirs else None
                 if theirs and (target is None or not self._change(target, [], theirs, r)):
                     left.append(event)
                 continue
@@ -314,12 +315,37 @@ def _rel_ids(root: etree._Element) -> set[str]:
     }
 
 
-def _take(queue: list[etree._Element], text: str) -> etree._Element | None:
-    """The first paragraph of ``queue`` whose accepted text reads as ``text``; it and those
-    before it leave the queue (added paragraphs are found in order)."""
-    want = normalize_text(text)
+def _row_slot(p: etree._Element) -> tuple[etree._Element | None, tuple[int, int] | None]:
+    """``p``'s table row, and where it sits there: its cell's place among the row's cells and
+    its own among the cell's paragraphs; (None, None) outside a cell."""
+    cell = p.getparent()
+    row = cell.getparent() if cell is not None and cell.tag == _TC else None
+    if cell is None or row is None:
+        return None, None
+    return row, ([c for c in row if c.tag == _TC].index(cell), [q for q in cell if q.tag == _P].index(p))
+
+
+def _take(queue: list[etree._Element], r: etree._Element) -> etree._Element | None:
+    """The paragraph of ``queue`` the story's write made for added paragraph ``r``: the first
+    whose accepted text reads as ``r``'s, or, when a paragraph further in the same row reads so
+    too and sits at ``r``'s place of its row, that one. It and those before it leave the queue
+    (added paragraphs are found in order). The place matters in a row added whole: a paragraph
+    holding only an equation or a picture reads as blank, as does a blank line before it."""
+    want, (_, slot) = normalize_text(_accepted(r)), _row_slot(r)
+    first, row = None, None
     for index, p in enumerate(queue):
-        if normalize_text(_accepted(p)) == want:
-            del queue[: index + 1]
-            return p
-    return None
+        if first is not None and _row_slot(p)[0] is not row:
+            break
+        if normalize_text(_accepted(p)) != want:
+            continue
+        here, at = _row_slot(p)
+        if first is None:
+            first, row = index, here
+        if slot is None or at == slot:
+            first = index
+            break
+    if first is None:
+        return None
+    found = queue[first]
+    del queue[: first + 1]
+    return found

@@ -153,9 +153,24 @@ def test_the_compare_report_and_the_redline_mark_the_same_words(old: str, new: s
     assert reported == _marked(generate_redline_docx(base, revised)["buffer"])
 
 
-def _table(rows: list[list[str]]) -> str:
-    cells = "".join("<w:tr>" + "".join(f"<w:tc>{p(t)}</w:tc>" for t in row) + "</w:tr>" for row in rows)
+def _cells_table(rows: list[list[str]]) -> str:
+    """A table whose cells are given as their paragraphs' XML."""
+    cells = "".join("<w:tr>" + "".join(f"<w:tc>{c}</w:tc>" for c in row) + "</w:tr>" for row in rows)
     return f"<w:tbl><w:tblGrid>{'<w:gridCol/>' * len(rows[0])}</w:tblGrid>{cells}</w:tbl>"
+
+
+def _table(rows: list[list[str]]) -> str:
+    return _cells_table([[p(t) for t in row] for row in rows])
+
+
+def _cell_texts(data: bytes) -> list[list[list[str]]]:
+    """Each row's cells, each cell's paragraphs as their text (an equation as its own text)."""
+
+    def read(q: etree._Element) -> str:
+        return "".join(t.text or "" for t in q.iter(W + "t", f"{{{M_NS}}}t"))
+
+    rows = _body(data).iter(W + "tr")
+    return [[[read(q) for q in tc.findall(W + "p")] for tc in tr.findall(W + "tc")] for tr in rows]
 
 
 def test_words_typed_into_an_empty_cell_are_inserted_there() -> None:
@@ -166,3 +181,18 @@ def test_words_typed_into_an_empty_cell_are_inserted_there() -> None:
     for x, y, out in _both_ways(a, b):
         _round_trips(x, y, out)
         assert revision_count(out["buffer"]) == 1
+
+
+def test_an_equation_in_a_row_added_whole_stays_in_its_cell() -> None:
+    """A row added whole whose first cell ends with a blank line and whose second cell holds only
+    an equation: the equation is copied into the second cell, not into the first blank paragraph
+    of the row (both read as blank: the write's new paragraphs are matched by their place in the
+    row too). The other way round the row and its equation are deleted."""
+    kept = [p("Term."), p("Five years.")]
+    added = [p("Price.") + p(), p(runs=_math("x+y"))]
+    a, b = make_docx(_cells_table([kept]) + p()), make_docx(_cells_table([added, kept]) + p())
+    for x, y, out in _both_ways(a, b):
+        _round_trips(x, y, out)
+        assert revision_count(out["buffer"]) == 1
+        assert _cell_texts(resolved(out["buffer"], True)) == _cell_texts(y)
+        assert _cell_texts(resolved(out["buffer"], False)) == _cell_texts(x)
