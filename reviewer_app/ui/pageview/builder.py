@@ -48,7 +48,7 @@ from ...docx.xmlutil import W
 from .floating import Floating, read_floating
 from .images import describe_object
 from .long_words import BREAK_MARK, long_word_cuts
-from .qformats import TWIPS, script_of
+from .qformats import TWIPS, leave_spacing_before_break, script_of
 from .records import MODES, BuildContext, Flow, RenderedBlock, story_items
 from .slash_breaks import keep_slashed_words
 from .table_split import TablePart
@@ -198,6 +198,7 @@ class StoryBuilder:
             cursor.mergeBlockCharFormat(mark_format)
             flow.fresh = False
         else:
+            leave_spacing_before_break(cursor, block_format)
             cursor.insertBlock(block_format, mark_format)
         record = RenderedBlock(
             block.id if block is not None else None, self.doc_index, cursor.position(), 0, p

@@ -24,6 +24,7 @@ from PySide6.QtGui import (
     QGuiApplication,
     QTextBlockFormat,
     QTextCharFormat,
+    QTextCursor,
     QTextFormat,
 )
 from PySide6.QtGui import QTextOption as _QTextOption
@@ -378,3 +379,17 @@ def script_of(text: str) -> str:
         ):
             return "ea"
     return "latin"
+
+
+def leave_spacing_before_break(cursor: QTextCursor, following: QTextBlockFormat) -> None:
+    """Drop the spacing after of the block ``cursor`` is in when the block to follow it
+    (``following``) starts a new page: Word leaves a paragraph's spacing after on its own page and
+    starts the next page's paragraph at the top margin plus its own spacing before, while Qt puts
+    the larger of the two spacings at the top of the new page (the cover page's last paragraph of
+    a contract moved the standard terms 6 pt down)."""
+    if not following.pageBreakPolicy() & QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore:
+        return
+    ending = cursor.blockFormat()
+    if ending.bottomMargin():
+        ending.setBottomMargin(0.0)
+        cursor.setBlockFormat(ending)
