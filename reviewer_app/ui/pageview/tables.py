@@ -114,7 +114,8 @@ class TableFormats:
     cell's for a nested table): percentage widths and alignment are measured against it.
     The table's border sits at ``w:tblInd`` (Word 2013's rule; older Word put the first cell's
     text there, which moves the NVCA certificate's pages in a way its footnote placement does
-    not yet survive).
+    not yet survive). Every cell of a row gets the largest top and bottom margin its row's cells
+    state (:meth:`row_margins`).
     """
 
     def __init__(
@@ -144,6 +145,7 @@ class TableFormats:
         for column, width in zip(self.qt_columns, self.widths, strict=True):
             self.qt_widths[column] += width
         self.left = grid.left_edge(available, 0) * TWIPS
+        self._row_margins: dict[int, tuple[int, int]] = {}
         self._cache = cache if cache is not None else {}
         # the table-wide part of every cell's cache key, reduced to one small int: hashing the
         # borders for each of a long table's cells would cost more than the lookup saves
@@ -177,21 +179,52 @@ class TableFormats:
         """The width (LU) of the grid columns a shown cell covers, borders to borders."""
         return sum(self.widths[cell.col : cell.col + cell.column_span])
 
+    def row_margins(self, row: int) -> tuple[int, int]:
+        """The top and bottom margins (twips) of the cells of grid row ``row``: the largest any of
+        its cells states. Word and LibreOffice start the text of every cell of a row as far below
+        the row's top as the cell with the largest top margin does (and end it likewise), so a
+        centred drafting note beside a label cell with 7.2 pt margins does not touch the border."""
+        found = self._row_margins.get(row)
+        if found is None:
+            top, bottom = self.margins["top"], self.margins["bottom"]
+            for cell in self.grid.rows[row].cells:
+                tcpr = cell.tc.find(W + "tcPr")
+                if tcpr is not None and (tcmar := tcpr.find(W + "tcMar")) is not None:
+                    margins = dict(self.margins)
+                    read_margins(tcmar, margins)
+                    top, bottom = max(top, margins["top"]), max(bottom, margins["bottom"])
+            found = self._row_margins[row] = (top, bottom)
+        return found
+
     def cell_format(self, cell: GridCell) -> QTextTableCellFormat:
         """The cell's borders, shading, vertical alignment and padding (shared between equal cells)."""
         tcpr = cell.tc.find(W + "tcPr")
         last_row = cell.row + cell.row_span >= self.rows
         last_col = cell.col + cell.column_span >= self.columns
-        key = (element_key(tcpr, _TCPR_SKIP), cell.row == 0, last_row, cell.col == 0, last_col, self._key)
+        top = self.row_margins(cell.row)[0]
+        bottom = self.row_margins(min(cell.row + cell.row_span, self.rows) - 1)[1]
+        key = (
+            element_key(tcpr, _TCPR_SKIP),
+            cell.row == 0,
+            last_row,
+            cell.col == 0,
+            last_col,
+            top,
+            bottom,
+            self._key,
+        )
         found = self._cache.get(key)
         if found is None:
             found = self._cell_format(tcpr, cell.row == 0, last_row, cell.col == 0, last_col)
+            found.setTopPadding(top * TWIPS)
+            found.setBottomPadding(bottom * TWIPS)
             self._cache[key] = found
         return found
 
     def _cell_format(
         self, tcpr: etree._Element | None, first_row: bool, last_row: bool, first_col: bool, last_col: bool
     ) -> QTextTableCellFormat:
+        """Borders, shading, vertical alignment, left and right padding (top and bottom: the row's)."""
         fmt = QTextTableCellFormat()
         own: dict[str, Border | None] = {}
         margins = dict(self.margins)
@@ -231,8 +264,6 @@ class TableFormats:
                 _BORDER_STYLES.get(border.style, _BORDER_STYLES["single"])
             )
             getattr(fmt, f"set{setter}BorderBrush")(QBrush(QColor("#" + (border.color or "000000"))))
-        fmt.setTopPadding(margins["top"] * TWIPS)
-        fmt.setBottomPadding(margins["bottom"] * TWIPS)
         fmt.setLeftPadding(margins["left"] * TWIPS)
         fmt.setRightPadding(margins["right"] * TWIPS)
         return fmt
