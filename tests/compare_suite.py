@@ -5,7 +5,9 @@ The proof of a redline must not read content through the model the compare engin
 the package XML directly:
 
 - stories: the body's paragraphs, each text box's paragraphs, and each footnote and endnote in
-  the order the body refers to them (a note nobody refers to is not shown, as in Word);
+  the order the body refers to them (a note nobody refers to is not shown, as in Word); a
+  paragraph of a table reads with its place (the story's n-th table, its row, its cell), so
+  content in the wrong cell or row differs;
 - a paragraph reads as its characters, with each equation (``m:oMath``, as its own text), each
   image (by the bytes of its picture) and each other drawing as one unit token; text boxes are
   read once (``mc:Choice``, not the ``mc:Fallback`` copy of the same box);
@@ -120,12 +122,13 @@ class _Reader:
 
     def paragraphs(self, container: etree._Element) -> list[str]:
         texts: list[str] = []
+        tables = {t: n for n, t in enumerate(container.iter(W + "tbl"))}
         for p in _paragraphs(container):
             out: list[str] = []
             self._walk(p, out)
             text = _SPACES.sub(" ", "".join(out)).strip(" ")
             if text:
-                texts.append(text)
+                texts.append(_cell_place(p, container, tables) + text)
         return texts
 
     def stories(self) -> dict[str, list[str]]:
@@ -143,6 +146,25 @@ class _Reader:
                 note = notes.get(note_id)
                 found[f"{tag} {number}"] = self.paragraphs(note) if note is not None else ["⟨missing⟩"]
         return found
+
+
+def _cell_place(p: etree._Element, container: etree._Element, tables: dict[etree._Element, int]) -> str:
+    """Where a paragraph of a table sits, as ``⟨table.row.cell⟩`` from its outermost table in
+    ``container`` inwards (the n-th table of the story, its row, its cell); "" outside tables.
+    A word or picture that lands in another cell, or a row that gains a cell's paragraph, reads
+    differently even when the story's words follow in the same order."""
+    places: list[str] = []
+    for cell in p.iterancestors():
+        if cell is container:
+            break
+        if cell.tag != W + "tc":
+            continue
+        row = next(cell.iterancestors(W + "tr"))
+        table = next(row.iterancestors(W + "tbl"))
+        cells = [c for c in row.iter(W + "tc") if next(c.iterancestors(W + "tr")) is row]
+        rows = [r for r in table.iter(W + "tr") if next(r.iterancestors(W + "tbl")) is table]
+        places.append(f"{tables.get(table, -1)}.{rows.index(row)}.{cells.index(cell)}")
+    return "⟨" + "/".join(reversed(places)) + "⟩ " if places else ""
 
 
 def _paragraphs(container: etree._Element) -> list[etree._Element]:
