@@ -228,8 +228,12 @@ class NumberingDefinitions:
 
     def start_override(self, num_id: str, ilvl: int) -> int | None:
         """The instance's ``w:startOverride`` for ``ilvl`` (``None`` when it has none)."""
+        return self.start_overrides(num_id).get(ilvl)
+
+    def start_overrides(self, num_id: str) -> dict[int, int]:
+        """The instance's ``w:startOverride`` values by level (empty when it has none)."""
         inst = self._instances.get(num_id)
-        return inst.start_overrides.get(ilvl) if inst else None
+        return inst.start_overrides if inst else {}
 
     def counter_key(self, num_id: str) -> str:
         """Which counters ``num_id`` advances: those of its abstract numbering.
@@ -294,6 +298,78 @@ class NumberingDefinitions:
 
 # -- counting ------------------------------------------------------------------------------------
 
+#: A compiled label: its text pieces and the level counters (index, format, custom format,
+#: start) shown between them; a plain string for a label that shows no counter (a bullet).
+_Counter = tuple[int, str, str | None, int]
+_Pieces = tuple[str | _Counter, ...]
+_Template = str | _Pieces
+
+
+@dataclass(frozen=True, slots=True)
+class _ListPlan:
+    """What counting one ``w:num`` needs, read once from its definitions: a long contract labels
+    thousands of items of a few dozen lists, and each label would otherwise look up all nine
+    levels and re-parse the level text."""
+
+    key: str  # the counters it advances (see NumberingDefinitions.counter_key)
+    starts: tuple[int, ...]  # each level's start (1 for an undefined level, as LibreOffice)
+    overrides: dict[int, int]  # the instance's w:startOverride values
+    resets: tuple[tuple[int, ...], ...]  # per level: the deeper levels an item there restarts
+    templates: tuple[_Template | None, ...]  # per level; None: undefined or hidden
+
+
+def _list_plan(defs: NumberingDefinitions, num_id: str) -> _ListPlan:
+    levels = [defs.level(num_id, ilvl) for ilvl in range(_MAX_LEVEL + 1)]
+    starts = tuple(1 if level is None else level.start for level in levels)
+    restarts = [None if level is None else level.restart for level in levels]
+    # w:lvlRestart n (1-based) restarts a level only after a paragraph at level < n; 0 never
+    # restarts it. LibreOffice 7.4 ignores w:lvlRestart; Word honours it.
+    resets = tuple(
+        tuple(
+            deeper
+            for deeper in range(ilvl + 1, _MAX_LEVEL + 1)
+            if restarts[deeper] is None or ilvl < restarts[deeper]  # type: ignore[operator]
+        )
+        for ilvl in range(_MAX_LEVEL + 1)
+    )
+    templates = tuple(
+        None if level is None or level.hidden else _compile(level, levels, starts) for level in levels
+    )
+    return _ListPlan(defs.counter_key(num_id), starts, defs.start_overrides(num_id), resets, templates)
+
+
+def _compile(level: Level, levels: list[Level | None], starts: tuple[int, ...]) -> _Template:
+    """A level's label as literal pieces and the counters shown between them."""
+    text = level.lvl_text or ""
+    if level.num_fmt == "bullet":
+        return bullet_text(text, level.font)
+    matches = list(_PLACEHOLDER.finditer(text))
+    if level.num_fmt == "none":
+        # A level without a number shows only the text before its first and after its
+        # last placeholder ("(%1)" -> "()", "%1.%2" -> ""), as LibreOffice does.
+        return text if not matches else text[: matches[0].start()] + text[matches[-1].end() :]
+    out: list[str | _Counter] = []
+    pos = 0
+    for index, match in enumerate(matches):
+        out.append(text[pos : match.start()])
+        pos = match.end()
+        ref = int(match.group(1)) - 1
+        ref_level = levels[ref] if ref <= level.ilvl else None
+        if ref_level is None:
+            continue
+        if ref_level.num_fmt == "none":
+            # Drop an unnumbered level with its separator: "%1.%2.%3" gives "1.1", not
+            # "1..1" (LibreOffice's rule, made for Word's legal lists).
+            if index + 1 < len(matches):
+                pos = matches[index + 1].start()
+            continue
+        fmt = ref_level.num_fmt
+        if level.is_lgl and fmt not in _LEGAL_KEEPS:
+            fmt = "decimal"
+        out.append((ref, fmt, ref_level.custom_format, starts[ref]))
+    out.append(text[pos:])
+    return tuple(piece for piece in out if piece != "")
+
 
 class ListCounter:
     """Counts list items live over one walk of a document, in document order.
@@ -307,6 +383,9 @@ class ListCounter:
         self._defs = definitions
         self._counters: dict[str, list[int | None]] = {}
         self._restarted: set[str] = set()
+        self._plans: dict[str, _ListPlan | None] = {}
+        #: rendered counters by (value, format, custom format): a list shows the same few often
+        self._numbers: dict[tuple[int, str, str | None], str] = {}
 
     def label(self, num_id: str, ilvl: int) -> str | None:
         """Advance ``num_id`` at ``ilvl`` and return the visible label ("1.", "4.2(b)", "•").
@@ -315,73 +394,51 @@ class ListCounter:
         ``w:vanish`` and a label that renders as empty text; such paragraphs still count, as
         they do in LibreOffice (the next visible item is not renumbered).
         """
-        if not self._defs.instance_defined(num_id) or not 0 <= ilvl <= _MAX_LEVEL:
+        plan = self._plans.get(num_id, False)
+        if plan is False:
+            defined = self._defs.instance_defined(num_id)
+            plan = self._plans[num_id] = _list_plan(self._defs, num_id) if defined else None
+        if plan is None or not 0 <= ilvl <= _MAX_LEVEL:
             return None
-        level = self._defs.level(num_id, ilvl)
-        values = self._counters.setdefault(self._defs.counter_key(num_id), [None] * (_MAX_LEVEL + 1))
+        values = self._counters.get(plan.key)
+        if values is None:
+            values = self._counters[plan.key] = [None] * (_MAX_LEVEL + 1)
         for higher in range(ilvl):
             # A level skipped over counts once, at its start value (LibreOffice's "phantom"
             # item): "1.1" is shown, and the next paragraph at that level is number 2.
             if values[higher] is None:
-                values[higher] = self._start(num_id, higher)
+                values[higher] = plan.starts[higher]
         # "Restart numbering" (w:startOverride) takes effect once per instance: at its first
         # paragraph on a level that has an override. Later restarts use w:start again, and
         # overrides of the instance's other levels are then spent (LibreOffice's rule).
-        override = None if num_id in self._restarted else self._defs.start_override(num_id, ilvl)
+        override = None if num_id in self._restarted else plan.overrides.get(ilvl)
         if override is not None:
             self._restarted.add(num_id)
-        current = values[ilvl]
-        if override is not None:
             values[ilvl] = override
         else:
-            values[ilvl] = self._start(num_id, ilvl) if current is None else current + 1
-        for deeper in range(ilvl + 1, _MAX_LEVEL + 1):
-            deeper_level = self._defs.level(num_id, deeper)
-            restart = deeper_level.restart if deeper_level is not None else None
-            # w:lvlRestart n (1-based) restarts a level only after a paragraph at level < n;
-            # 0 never restarts it. LibreOffice 7.4 ignores w:lvlRestart; Word honours it.
-            if restart is None or ilvl < restart:
-                values[deeper] = None
-        if level is None or level.hidden:
-            return None
-        return self._render(num_id, level, values) or None
+            current = values[ilvl]
+            values[ilvl] = plan.starts[ilvl] if current is None else current + 1
+        for deeper in plan.resets[ilvl]:
+            values[deeper] = None
+        template = plan.templates[ilvl]
+        if template is None or template.__class__ is str:
+            return template or None  # type: ignore[return-value]
+        return self._render(template, values) or None  # type: ignore[arg-type]
 
-    def _start(self, num_id: str, ilvl: int) -> int:
-        level = self._defs.level(num_id, ilvl)
-        # LibreOffice counts undefined levels from 1.
-        return 1 if level is None else level.start
-
-    def _render(self, num_id: str, level: Level, values: list[int | None]) -> str:
-        text = level.lvl_text or ""
-        if level.num_fmt == "bullet":
-            return bullet_text(text, level.font)
-        matches = list(_PLACEHOLDER.finditer(text))
-        if level.num_fmt == "none":
-            # A level without a number shows only the text before its first and after its
-            # last placeholder ("(%1)" -> "()", "%1.%2" -> ""), as LibreOffice does.
-            return text if not matches else text[: matches[0].start()] + text[matches[-1].end() :]
+    def _render(self, template: _Pieces, values: list[int | None]) -> str:
         out: list[str] = []
-        pos = 0
-        for index, match in enumerate(matches):
-            out.append(text[pos : match.start()])
-            pos = match.end()
-            ref = int(match.group(1)) - 1
-            ref_level = self._defs.level(num_id, ref) if ref <= level.ilvl else None
-            if ref_level is None:
+        numbers = self._numbers
+        for piece in template:
+            if piece.__class__ is str:
+                out.append(piece)  # type: ignore[arg-type]
                 continue
-            if ref_level.num_fmt == "none":
-                # Drop an unnumbered level with its separator: "%1.%2.%3" gives "1.1", not
-                # "1..1" (LibreOffice's rule, made for Word's legal lists).
-                if index + 1 < len(matches):
-                    pos = matches[index + 1].start()
-                continue
-            fmt = ref_level.num_fmt
-            if level.is_lgl and fmt not in _LEGAL_KEEPS:
-                fmt = "decimal"
+            ref, fmt, custom, start = piece  # type: ignore[misc]
             value = values[ref]
-            value = self._start(num_id, ref) if value is None else value
-            out.append(format_number(value, fmt, ref_level.custom_format))
-        out.append(text[pos:])
+            key = (start if value is None else value, fmt, custom)
+            shown = numbers.get(key)
+            if shown is None:
+                shown = numbers[key] = format_number(*key)
+            out.append(shown)
         return "".join(out)
 
 
