@@ -466,7 +466,7 @@ def _facts(block: Block, context: tuple[str | None, bool, bool, bool, bool], rea
         label = signature.group(1).strip().title()
     term_block = terms.TermBlock(
         text=text,
-        tokens=read.tokens,
+        words=read.words,
         definitions=definitions.find(text, in_definitions),
         label_end=_label_end(block, title, table_label and short, is_title),
         in_definitions_clause=in_definitions,
@@ -487,7 +487,7 @@ def _facts(block: Block, context: tuple[str | None, bool, bool, bool, bool], rea
         may_label=xrefs.may_label(text, label_block.label),
         references=read.references,
         local=read.local_for(block.id),
-        lower_words=read.lower_words,
+        lower_words=read.words.lower,
         label=label,
         parties=_party_names(term_block),
         borrows_terms=read.borrows_terms,

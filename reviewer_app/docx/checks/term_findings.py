@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Set
 from dataclasses import dataclass
+from itertools import filterfalse
 
 from .model import Finding, QuickFix, placed
 from .terms import (
@@ -49,7 +50,7 @@ def block_terms(block: TermBlock, index: TermIndex, block_id: str) -> BlockTerms
     """Uses, capitalisation and spelling findings and undefined-term candidates of one block
     (findings placed in block ``block_id``: :func:`findings` places them in each block that
     shares the result)."""
-    matches, free = match_terms(block, index)
+    matches, taken = match_terms(block, index)
     out = BlockTerms({}, {}, [], [], [])
     uses = out.uses
     for match in matches:
@@ -63,22 +64,22 @@ def block_terms(block: TermBlock, index: TermIndex, block_id: str) -> BlockTerms
             and not block.text.startswith("[")
         ):
             out.sites.setdefault(match.term, (match.start, match.end))
-    tokens = block.tokens
-    capitals = [i for i in free if tokens[i].text[0].isupper()]
+    words = block.words
+    capitals = list(filterfalse(taken.__contains__, words.capitals))
     if not capitals:
         return out  # no misspelt term nor undefined term starts with a lower-case word
     for i in capitals:
-        miss = near_miss(block, index, i) if len(tokens[i].base) >= 5 else None
+        miss = near_miss(block, index, i) if len(words.base[i]) >= 5 else None
         if miss is not None:
-            out.misses.append((word_forms(tokens[i].base), _spelling_finding(block, block_id, miss, index)))
+            out.misses.append((word_forms(words.base[i]), _spelling_finding(block, block_id, miss, index)))
     if index.defined:
-        for first, last in capitalised_runs(block, free):
+        for first, last in capitalised_runs(block, capitals, taken):
             candidate = undefined_candidate(block, first, last, index)
             if candidate is not None:
                 term, forms = candidate
                 # "this Cover Page": a part of the document, whatever its words (no forms to ask)
-                this = first > 0 and tokens[first - 1].text in ("this", "This") and len(term) > 1
-                out.runs.append((term, tokens[first].start, tokens[last].end, () if this else forms))
+                this = first > 0 and words.text[first - 1] in ("this", "This") and len(term) > 1
+                out.runs.append((term, words.start[first], words.end[last], () if this else forms))
     return out
 
 

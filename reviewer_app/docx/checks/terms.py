@@ -14,11 +14,13 @@ document never writes otherwise.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import compress, filterfalse
 
 from .definitions import Definition
-from .words import DAYS, MONTHS, Token, deletion_keys, one_edit_apart, singulars, strip_possessive
+from .words import DAYS, MONTHS, Words, deletion_keys, one_edit_apart, singulars, strip_possessive
 
 _JOINERS = frozenset(("of", "and", "for", "to", "in", "on", "the"))
 _LEADING = frozenset(
@@ -76,9 +78,12 @@ _LEADING = frozenset(
     ]
 )
 Term = tuple[str, ...]
-#: Known terms of one length starting with one word, by their other words but the last (lower
-#: case), each with its last word in lower case: see :meth:`TermIndex.starting_with`.
+#: Known terms of two or more words, of one length, starting with one word, by their words but
+#: the last (lower case), each with its last word in lower case.
 Group = tuple[int, dict[tuple[str, ...], tuple[tuple[Term, str], ...]]]
+#: The known terms a word may start: the longer ones (groups, longest first) and the one-word
+#: term it is a form of; empty when it starts none. See :meth:`TermIndex.starting_with`.
+Start = tuple[tuple[Group, ...], Term | None] | tuple[()]
 #: Words naming a part of a document or a list position; never terms by themselves.
 STRUCTURAL = frozenset(
     [
@@ -126,12 +131,12 @@ _IDENTIFIER_AFTER = re.compile(r"\s+(?:\d|[A-Z](?![a-z])|[IVX]+\b)")
 
 @dataclass(slots=True)
 class TermBlock:
-    """What the term rules need of one block: its tokens and definitions, and whether it is a
+    """What the term rules need of one block: its words and definitions, and whether it is a
     label (heading title, table label cell) whose capitals are a title, not a use. Blocks alike
     in all of it share one (it names no block: the rules are told the block ids apart)."""
 
     text: str
-    tokens: list[Token]
+    words: Words
     definitions: list[Definition]
     label_end: int  # text before this offset is a title/label
     in_definitions_clause: bool
@@ -140,7 +145,7 @@ class TermBlock:
 
 @dataclass(slots=True)
 class Match:
-    """A use of ``term`` at tokens ``[first, last]``; ``case_fix`` when its capitals differ."""
+    """A use of ``term`` at ``[start, end)``; ``case_fix`` when its capitals differ."""
 
     term: Term
     start: int
@@ -164,10 +169,11 @@ class TermIndex:
     removed: dict[Term, str] = field(default_factory=dict)
     known: set[Term] = field(default_factory=set)
     parties: set[Term] = field(default_factory=set)
-    by_first: dict[str, list[Term]] = field(default_factory=dict)
+    by_first: dict[str, list[Term]] = field(default_factory=dict)  # longer terms, by first word
+    one_word: dict[str, list[Term]] = field(default_factory=dict)  # one-word terms, by the word
     by_key: dict[str, list[tuple[Term, int]]] = field(default_factory=dict)
-    candidates: dict[str, tuple[Group, ...]] = field(default_factory=dict)  # per token text
-    forms: dict[str, frozenset[str]] = field(default_factory=dict)  # per token text
+    candidates: dict[str, Start] = field(default_factory=dict)  # per word
+    forms: dict[str, frozenset[str]] = field(default_factory=dict)  # per word
 
     @property
     def shape(self) -> tuple[frozenset[Term], frozenset[Term], frozenset[Term]]:
@@ -176,43 +182,42 @@ class TermIndex:
     def finish(self) -> None:
         """Build the lookup tables once all terms are in."""
         for term in self.known:
-            self.by_first.setdefault(term[0].lower(), []).append(term)
+            table = self.one_word if len(term) == 1 else self.by_first
+            table.setdefault(term[0].lower(), []).append(term)
         for term in set(self.defined) | self.parties:
             for position, word in enumerate(term):
                 if len(word) >= 4 and word.lower() not in _JOINERS:
                     for key in deletion_keys(word.lower()):
                         self.by_key.setdefault(key, []).append((term, position))
-        for terms in self.by_first.values():
-            terms.sort(key=len, reverse=True)
 
-    def starting_with(self, token: Token) -> tuple[Group, ...]:
-        """Known terms whose first word ``token`` may be (cached per word), grouped by length,
-        longest first, then by their words but the last in lower case (which a use must match
-        exactly), each with its last word in lower case (which a use may write as a plural)."""
-        found = self.candidates.get(token.text)
+    def starting_with(self, word: str) -> Start:
+        """The known terms ``word`` may start (cached per word): the longer ones grouped by
+        length, longest first, then by their words but the last in lower case (which a use
+        must match exactly, the first word too), each with its last word in lower case (which a
+        use may write as a plural); and the one-word term it is a form of (plural, possessive;
+        of several, the first in term order)."""
+        found = self.candidates.get(word)
         if found is None:
-            terms = sorted(
-                {t for key in self.forms_of(token) for t in self.by_first.get(key, ())},
-                key=lambda t: (-len(t), t),
-            )
+            ones = [t for key in self.forms_of(word) & self.one_word.keys() for t in self.one_word[key]]
+            longer = self.by_first.get(word.lower(), ())
             groups: dict[int, dict[tuple[str, ...], list[tuple[Term, str]]]] = {}
-            for t in terms:
+            for t in sorted(longer, key=lambda t: (-len(t), t)):
                 head = tuple(w.lower() for w in t[:-1])
                 groups.setdefault(len(t), {}).setdefault(head, []).append((t, t[-1].lower()))
-            found = tuple((n, {h: tuple(ts) for h, ts in heads.items()}) for n, heads in groups.items())
-            self.candidates[token.text] = found
+            long = tuple((n, {h: tuple(ts) for h, ts in heads.items()}) for n, heads in groups.items())
+            found = self.candidates[word] = (long, min(ones) if ones else None) if long or ones else ()
         return found
 
-    def forms_of(self, token: Token) -> frozenset[str]:
-        """The lower-case words ``token`` may stand for as a term's last word: itself, without
+    def forms_of(self, word: str) -> frozenset[str]:
+        """The lower-case words ``word`` may stand for as a term's last word: itself, without
         its possessive, and its plural and singular forms (cached per word)."""
-        found = self.forms.get(token.text)
+        found = self.forms.get(word)
         if found is None:
-            base = token.base.lower()
+            base = strip_possessive(word).lower()
             found = frozenset(
-                {token.text.lower(), base, base + "s", base + "es", *(s.lower() for s in singulars(base))}
+                {word.lower(), base, base + "s", base + "es", *(s.lower() for s in singulars(base))}
             )
-            self.forms[token.text] = found
+            self.forms[word] = found
         return found
 
 
@@ -239,97 +244,105 @@ def build_index(
     return index
 
 
-def _gap_ok(text: str, left: Token, right: Token) -> bool:
-    return left.end < right.start and not text[left.end : right.start].strip()
-
-
-def _word_matches(token: Token, word: str, last: bool) -> bool:
+def _word_matches(words: Words, k: int, word: str, last: bool) -> bool:
     low = word.lower()
-    if token.text.lower() == low:
+    if words.text[k].lower() == low:
         return True
     if not last:
         return False
-    base = token.base.lower()
+    base = words.base[k].lower()
     return base == low or low in (s.lower() for s in singulars(base)) or low in (base + "s", base + "es")
 
 
-def match_terms(block: TermBlock, index: TermIndex) -> tuple[list[Match], list[int]]:
-    """Uses of known terms in ``block`` (greedy, longest first) and the positions of the tokens
-    no term covers. Tokens of a definition's own term are neither."""
-    tokens = block.tokens
-    spans = [(d.start, d.end) for d in block.definitions]
-    skip = {i for i, t in enumerate(tokens) for s, e in spans if s <= t.start < e} if spans else ()
+def match_terms(block: TermBlock, index: TermIndex) -> tuple[list[Match], set[int]]:
+    """Uses of known terms in ``block`` (greedy, longest first) and the positions of the words
+    that are not free: those the uses cover and those of a definition's own term. Only the
+    words a known term may start with are looked at."""
+    words = block.words
+    texts = words.text
+    looked_up = list(map(index.candidates.get, texts))
+    if None in looked_up:
+        for i in [i for i, start in enumerate(looked_up) if start is None]:
+            looked_up[i] = index.starting_with(texts[i])
+    taken: set[int] = set()
+    for definition in block.definitions:  # a definition's own term is no use of it
+        taken.update(
+            range(bisect_left(words.start, definition.start), bisect_left(words.start, definition.end))
+        )
     matches: list[Match] = []
-    free: list[int] = []
-    looked_up = list(map(index.candidates.get, [t.text for t in tokens]))
-    if None not in looked_up and not any(looked_up):  # no word here may start a known term
-        return matches, [i for i in range(len(tokens)) if i not in skip]
-    lowered: list[str] = []  # the tokens in lower case, made when a term may start
-    i = 0
-    while i < len(tokens):
-        if i in skip:
-            i += 1
+    starts = list(filterfalse(taken.__contains__, compress(range(len(texts)), looked_up)))
+    if not starts:
+        return matches, taken
+    lowered: list[str] = []  # the words in lower case, made when a longer term may start
+    after = 0
+    for i in starts:
+        if i < after:
             continue
-        candidates = looked_up[i]
-        if candidates is None:
-            candidates = index.starting_with(tokens[i])
-        if candidates and not lowered:
-            lowered = [t.text.lower() for t in tokens]
-        found = _match_at(block, index, candidates, i, lowered) if candidates else None
-        if found is None:
-            free.append(i)
-            i += 1
-            continue
-        matches.append(found[0])
-        i = found[1]
-    return matches, free
+        longer, one = looked_up[i]  # type: ignore[misc]  # (starts only where there is a term)
+        if longer:
+            if not lowered:
+                lowered = list(map(str.lower, texts))
+            found = _match_longer(block, index, longer, i, lowered)
+            if found is not None:
+                match, after = found
+                matches.append(match)
+                taken.update(range(i, after))
+                continue
+        if one is not None:
+            matches.append(_classify(block, one, i, i))
+            taken.add(i)
+    return matches, taken
 
 
-def _match_at(
+def _match_longer(
     block: TermBlock, index: TermIndex, groups: tuple[Group, ...], i: int, lowered: list[str]
 ) -> tuple[Match, int] | None:
-    """The longest use of a known term starting at token ``i`` (of equally long ones, the first
-    in term order), and the token after it; None when no term starts here. ``lowered`` is
-    the block's tokens in lower case."""
-    tokens = block.tokens
+    """The longest use of a known term of two or more words starting at word ``i`` (of equally
+    long ones, the first in term order), and the word after it; None when none starts here.
+    ``lowered`` is the block's words in lower case."""
+    words = block.words
+    texts = words.text
     for n, by_head in groups:
         last = i + n - 1
-        if last >= len(tokens):
+        if last >= len(texts):
             continue
         terms = by_head.get(tuple(lowered[i:last]))
         if terms is None:
             continue
-        forms = index.forms.get(tokens[last].text) or index.forms_of(tokens[last])
+        forms = index.forms.get(texts[last]) or index.forms_of(texts[last])
         for term, word in terms:  # noqa: B007 (the term found is used after the loop)
             if word in forms:
                 break
         else:
             continue
-        span = tokens[i : last + 1]
-        if n == 1 or all(_gap_ok(block.text, a, b) for a, b in zip(span, span[1:], strict=False)):
-            return _classify(block, term, span), last + 1
+        if all(words.gap_ok(block.text, k, k + 1) for k in range(i, last)):
+            return _classify(block, term, i, last), last + 1
     return None
 
 
-def _classify(block: TermBlock, term: Term, span: list[Token]) -> Match:
-    """A use, or a use whose capitals differ from the definition (with the corrected text)."""
-    head = span[0]
-    if len(span) == 1:  # most uses: the general rule below, for one word
-        upper = head.text[0].isupper()
-        if not upper or upper == term[0][0].isupper() or head.initial or head.text.isupper():
-            return Match(term, head.start, head.end)
-    start, end = head.start, span[-1].end
-    shape = [t.text[0].isupper() for t in span]
+def _classify(block: TermBlock, term: Term, first: int, last: int) -> Match:
+    """A use of ``term`` at words ``[first, last]``, or a use whose capitals differ from the
+    definition (with the corrected text)."""
+    words = block.words
+    head = words.text[first]
+    start, end = words.start[first], words.end[last]
+    initial = start in words.initial
+    if first == last:  # most uses: the general rule below, for one word
+        upper = head[0].isupper()
+        if not upper or upper == term[0][0].isupper() or initial or head.isupper():
+            return Match(term, start, end)
+    span = words.text[first : last + 1]
+    shape = [w[0].isupper() for w in span]
     wanted = [w[0].isupper() for w in term]
-    if shape == wanted or all(t.text.isupper() for t in span) or not any(shape):
+    if shape == wanted or all(w.isupper() for w in span) or not any(shape):
         return Match(term, start, end)
-    if span[0].initial and shape[1:] == wanted[1:]:
+    if initial and shape[1:] == wanted[1:]:
         return Match(term, start, end)
     fixed = block.text[start:end]
-    for t, w in zip(span, term, strict=True):
-        offset = t.start - start
-        first = w[0] if w[0].isupper() else t.text[0].lower()
-        fixed = fixed[:offset] + first + fixed[offset + 1 :]
+    for k, w in zip(range(first, last + 1), term, strict=True):
+        offset = words.start[k] - start
+        letter = w[0] if w[0].isupper() else words.text[k][0].lower()
+        fixed = fixed[:offset] + letter + fixed[offset + 1 :]
     return Match(term, start, end, case_fix=fixed)
 
 
@@ -340,15 +353,14 @@ def word_forms(word: str) -> tuple[str, ...]:
 
 
 def near_miss(block: TermBlock, index: TermIndex, position: int) -> tuple[Term, int, int, str] | None:
-    """A term that the free token at ``position`` misspells by one letter, as (term, start, end,
+    """A term that the free word at ``position`` misspells by one letter, as (term, start, end,
     replacement); None when the word is known or not a near miss. Whether the word is an
     ordinary one the document writes in lower case is for the caller to ask (see
     :func:`findings`), as the rest of the document decides it. When the word misspells more
     than one (``Cusotmer Content``: the party ``Customer`` and the term ``Customer Content``),
     a party name wins, then the longest term, whatever order sets iterate in."""
-    tokens = block.tokens
-    token = tokens[position]
-    base = token.base
+    words = block.words
+    base = words.base[position]
     low = base.lower()
     if len(base) < 5 or not base[0].isupper() or base.isupper() or any(ch.isdigit() for ch in base):
         return None
@@ -361,52 +373,52 @@ def near_miss(block: TermBlock, index: TermIndex, position: int) -> tuple[Term, 
             if word.lower() in (s.lower() for s in singulars(base)) or base.lower().startswith(word.lower()):
                 continue  # a plural or longer form of the word, not a misspelling
             first = position - slot
-            if first < 0 or first + len(term) > len(tokens):
+            if first < 0 or first + len(term) > len(words.text):
                 continue
-            span = tokens[first : first + len(term)]
             if all(
-                k == slot or _word_matches(t, w, k == len(term) - 1)
-                for k, (t, w) in enumerate(zip(span, term, strict=True))
+                k == slot or _word_matches(words, first + k, w, k == len(term) - 1)
+                for k, w in enumerate(term)
             ):
-                found.append((term, token.start, token.start + len(base), word))
+                start = words.start[position]
+                found.append((term, start, start + len(base), word))
     if not found:
         return None
     return min(found, key=lambda miss: (miss[0] not in index.parties, -len(miss[0]), miss[0]))
 
 
-def capitalised_runs(block: TermBlock, free: list[int]) -> list[tuple[int, int]]:
-    """Runs ``[first, last]`` of consecutive free capitalised tokens (joined by ``of``, ``and``…),
-    past the block's label, without a leading sentence word such as ``The``."""
-    tokens = block.tokens
-    free_set = set(free)
+def capitalised_runs(block: TermBlock, free_capitals: list[int], taken: set[int]) -> list[tuple[int, int]]:
+    """Runs ``[first, last]`` of consecutive free capitalised words (joined by ``of``, ``and``…),
+    past the block's label, without a leading sentence word such as ``The``; ``free_capitals``
+    are the free capitalised words' positions in order, ``taken`` those of the words not free."""
+    words = block.words
+    texts = words.text
+    count = len(texts)
     runs: list[tuple[int, int]] = []
-    i = 0
-    while i < len(tokens):
-        t = tokens[i]
-        if i not in free_set or not t.text[0].isupper() or t.start < block.label_end:
-            i += 1
+    after = 0
+    for i in free_capitals:
+        if i < after or words.start[i] < block.label_end:
             continue
         j = i
         while True:
             k = j + 1
-            if k < len(tokens) and k in free_set and tokens[k].text in _JOINERS and k + 1 < len(tokens):
+            if k < count and k not in taken and texts[k] in _JOINERS and k + 1 < count:
                 k += 1
             if (
-                k < len(tokens)
-                and k in free_set
-                and tokens[k].text[0].isupper()
-                and _gap_ok(block.text, tokens[k - 1], tokens[k])
-                and (k == j + 1 or _gap_ok(block.text, tokens[j], tokens[j + 1]))
+                k < count
+                and k not in taken
+                and texts[k][0].isupper()
+                and words.gap_ok(block.text, k - 1, k)
+                and (k == j + 1 or words.gap_ok(block.text, j, j + 1))
             ):
                 j = k
             else:
                 break
         first = i
-        while first <= j and tokens[first].text.lower() in _LEADING:
+        while first <= j and texts[first].lower() in _LEADING:
             first += 1
         if first <= j:
             runs.append((first, j))
-        i = j + 1
+        after = j + 1
     return runs
 
 
@@ -416,25 +428,24 @@ def undefined_candidate(
     """The phrase of a capitalised run when it looks like a term nobody defined, else None;
     with it, for each of its words but joiners, the forms of which the document must write one
     in lower case for the phrase to be ordinary words (asked by :func:`findings`)."""
-    span = block.tokens[first : last + 1]
-    words = [t.base if k == len(span) - 1 else t.text for k, t in enumerate(span)]
-    if len(span) == 1:
-        before = block.tokens[first - 1] if first else None
-        if span[0].initial or words[0] in MONTHS or words[0] in DAYS or words[0].lower() in STRUCTURAL:
+    found = block.words
+    start, end = found.start[first], found.end[last]
+    words = [*found.text[first:last], found.base[last]]
+    initial = start in found.initial
+    if first == last:
+        if initial or words[0] in MONTHS or words[0] in DAYS or words[0].lower() in STRUCTURAL:
             return None
         if (
-            before is not None
-            and before.text[0].isupper()
-            and not block.text[before.end : span[0].start].strip()
+            first
+            and found.text[first - 1][0].isupper()
+            and not block.text[found.end[first - 1] : start].strip()
         ):
             return None  # the tail of a longer name
-    if _IDENTIFIER_AFTER.match(block.text, span[-1].end) or (
-        len(span) == 1 and span[-1].text.lower() in STRUCTURAL
-    ):
+    if _IDENTIFIER_AFTER.match(block.text, end) or (first == last and found.text[last].lower() in STRUCTURAL):
         return None  # "Part A", "Table 3", a lone "Schedule": a label, not a term
-    if span[0].initial and block.text.startswith(".", span[-1].end):
+    if initial and block.text.startswith(".", end):
         return None  # a run-in title: "Make Referrals to Partner. A ..."
-    if _CITED_TITLE.search(block.text, max(0, span[0].start - 60), span[0].start):
+    if _CITED_TITLE.search(block.text, max(0, start - 60), start):
         return None  # the title a reference quotes: "Section 6 (Representations & Warranties)"
     for word in words:
         if word.isupper() or any(ch.isdigit() for ch in word) or word in MONTHS or word in DAYS:

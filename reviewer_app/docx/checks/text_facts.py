@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from . import blanks, numbers, xrefs
 from .model import Finding, placed
-from .words import Token, contains_any, tokens
+from .words import Words, contains_any, words
 
 _COMPANY = re.compile(
     r"\b(?:Ltd|Limited|Inc|LLC|L\.L\.C|PLC|plc|LLP|Corporation|Corp|GmbH|S\.A|N\.V|B\.V|AG|SE)\b\.?"
@@ -34,8 +34,7 @@ class TextFacts:
     """One text's reading; its ``local`` findings name the first block read with the text (see
     :meth:`local_for`)."""
 
-    tokens: list[Token]
-    lower_words: frozenset[str]
+    words: Words
     references: list[xrefs.Reference]
     local: list[Finding]
     manual: tuple[int, int | None] | None
@@ -61,10 +60,8 @@ class TextReader:
 
 
 def _read(block_id: str, text: str) -> TextFacts:
-    words = tokens(text)
     return TextFacts(
-        tokens=words,
-        lower_words=frozenset([t.base.lower() for t in words if not t.text[0].isupper()]),
+        words=words(text),
         references=xrefs.find(text),
         local=blanks.check(block_id, text) + numbers.check(block_id, text),
         manual=numbers.manual_number(text),
