@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import re
+import shutil
+import subprocess
 from pathlib import Path
 
+import pytest
 from PySide6.QtGui import QImage
 
 from reviewer_app.docx.reviewer import DocxReviewer
 from reviewer_app.ui.pageview.layout import PagedLayout
-from reviewer_app.ui.pageview.render import render_page_image
+from reviewer_app.ui.pageview.render import render_page_image, render_pdf
 from tests.conftest import ARTIFACTS
 from tests.docx_factory import make_docx, p
 
@@ -53,3 +57,35 @@ def test_dot_leader_dots_are_set_edge_to_edge(qapp, tmp_path: Path) -> None:
     pitch_pt = (dots[-1][0] - dots[0][0]) / (len(dots) - 1) * 72 / DPI
     # a period of 12 pt Liberation Serif advances 3 pt; ". " would advance 6 pt
     assert 2.5 < pitch_pt < 3.6
+
+
+def _words(pdf: Path) -> list[tuple[float, float, str]]:
+    """(left, right, text) of each word poppler reads on the PDF's first page, in reading order."""
+    boxes = subprocess.run(
+        ["pdftotext", "-bbox", "-f", "1", "-l", "1", str(pdf), "-"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    return [
+        (float(left), float(right), text)
+        for left, right, text in re.findall(
+            r'<word xMin="([\d.]+)" yMin="[\d.]+" xMax="([\d.]+)"[^>]*>([^<]*)</word>', boxes
+        )
+    ]
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler reads the PDF back")
+def test_dot_leader_starts_right_after_the_entry_text(qapp, tmp_path: Path) -> None:
+    """In Word and LibreOffice the dots run from the end of the entry's text to its page
+    number ("A........9"); a gap after the text ("A   .....9") looked broken."""
+    path = tmp_path / "toc.docx"
+    path.write_bytes(make_docx(ENTRY))
+    pdf = tmp_path / "toc.pdf"
+    render_pdf(DocxReviewer.open(path), pdf, markup_area=False)
+    (entry, entry_end, _a), (dots_start, dots_end, dots), (number, _end, nine) = _words(pdf)[:3]
+    assert (_a, set(dots), nine) == ("A", {"."}, "9")
+    assert dots_start - entry_end < 0.1, "the first dot follows the text"
+    # what is left over, less than one period's advance (3 pt at 12 pt), is before the number
+    assert 0 <= number - dots_end < 3.0
+    assert entry < dots_start < number

@@ -469,13 +469,14 @@ def _leader(
         painter.setPen(pen)
         painter.drawLine(QPointF(x0 + 30, y + 20), QPointF(x1 - 30, y + 20))
         return
-    # Word and LibreOffice set leader glyphs edge to edge ("......", not ". . ."): one glyph per advance
+    # Word and LibreOffice set leader glyphs edge to edge ("......", not ". . ."), one glyph per
+    # advance, from the end of the text before the tab: what is left over is before the text after
     glyph = {"hyphen": "-", "middleDot": "\u00b7", "heavy": "\u00b7"}.get(kind, ".")
     painter.setFont(font)
     step = max(1.0, QFontMetricsF(font).horizontalAdvance(glyph))
-    count = int((x1 - x0 - 60) // step)
+    count = int((x1 - x0) // step)
     if count > 0:
-        painter.drawText(QPointF(x1 - 30 - count * step, y), glyph * count)
+        painter.drawText(QPointF(x0, y), glyph * count)
 
 
 def _anchor_point(
