@@ -10,8 +10,6 @@ import argparse
 import textwrap
 from typing import Any
 
-from ..docx.checks import check_reviewer, summary
-from ..docx.checks.engine import collector_paused
 from .common import PROG, dump_json, open_reviewer, write
 
 EXIT_CLEAN, EXIT_FINDINGS = 0, 1
@@ -50,6 +48,10 @@ def add_check_command(sub: Any) -> None:
 
 def run_check(ns: argparse.Namespace) -> int:
     """Print the findings (one line each, or JSON) and return the exit status."""
+    # imported here: every other command (``reviewer pdf`` among them) starts without the checks
+    from ..docx.checks import check_reviewer, summary
+    from ..docx.checks.engine import collector_paused
+
     # Reading and checking a 300-page contract makes a few hundred thousand objects and no
     # cycle worth collecting before the command ends: the collector would walk them again and
     # again meanwhile (~50 ms of the command).

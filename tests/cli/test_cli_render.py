@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -81,3 +83,28 @@ def test_unreadable_files_and_bad_arguments_exit_2(sample: Path, tmp_path: Path)
         "render", str(sample), "--pages", "3-1", "-o", str(tmp_path / "p"), cwd=tmp_path
     )
     assert bad_pages.returncode == 2
+
+
+_LOADED_PROBE = """
+import sys
+from reviewer_app.cli import main
+code = main(["pdf", sys.argv[1], "-o", sys.argv[2]])
+print(code, *sorted(m for m in sys.modules if m.startswith(("PySide6.QtWidgets", "reviewer_app"))))
+"""
+
+
+def test_pdf_starts_without_the_window_or_the_checks(sample: Path, tmp_path: Path) -> None:
+    """Every conversion pays its start-up: ``reviewer pdf`` loads the layout and the painter, not
+    the window's widgets (QtWidgets, the page view's caret and clipboard) nor the contract checks."""
+    done = subprocess.run(
+        [sys.executable, "-c", _LOADED_PROBE, str(sample), str(tmp_path / "out.pdf")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
+    code, *loaded = done.stdout.splitlines()[-1].split()
+    assert code == "0", done.stderr
+    assert "reviewer_app.ui.pageview.paint" in loaded
+    unwanted = ("PySide6.QtWidgets", "reviewer_app.ui.pageview.view", "reviewer_app.docx.checks")
+    assert [m for m in loaded if m.startswith(unwanted)] == []
