@@ -24,6 +24,9 @@ from lxml import etree
 from .xmlutil import W, first_child, first_children, int_attr, is_on
 
 _TR, _TC, _TRPR, _TCPR, _TBLPR = W + "tr", W + "tc", W + "trPr", W + "tcPr", W + "tblPr"
+_SDT, _SDT_CONTENT, _CUSTOM_XML = W + "sdt", W + "sdtContent", W + "customXml"
+_WRAPPERS = frozenset((_SDT, _CUSTOM_XML))
+_TYPE, _W = W + "type", W + "w"
 _SIDES = {"top": "top", "bottom": "bottom", "left": "left", "right": "right", "start": "left", "end": "right"}
 #: Word's cell margins when neither the table, its style nor the cell states any (twips).
 DEFAULT_CELL_MARGINS = {"top": 0, "bottom": 0, "left": 108, "right": 108}
@@ -38,15 +41,20 @@ def unwrap_children(parent: etree._Element, wanted: str) -> list[etree._Element]
     """
     found: list[etree._Element] = []
     for child in parent:
-        if child.tag == wanted:
+        tag = child.tag
+        if tag == wanted:
             found.append(child)
-        elif child.tag == W + "sdt":
-            content = child.find(W + "sdtContent")
-            if content is not None:
-                found.extend(unwrap_children(content, wanted))
-        elif child.tag == W + "customXml":
-            found.extend(unwrap_children(child, wanted))
+        elif tag in _WRAPPERS:
+            found.extend(_unwrapped(child, wanted))
     return found
+
+
+def _unwrapped(wrapper: etree._Element, wanted: str) -> list[etree._Element]:
+    """The ``wanted`` children inside one ``w:sdt`` (its content) or ``w:customXml``."""
+    if wrapper.tag == _SDT:
+        content = first_child(wrapper, _SDT_CONTENT)
+        return [] if content is None else unwrap_children(content, wanted)
+    return unwrap_children(wrapper, wanted)
 
 
 def row_hidden(tr: etree._Element) -> bool:
@@ -79,7 +87,7 @@ def read_measure(el: etree._Element | None) -> Measure | None:
     """
     if el is None:
         return None
-    return _measure(el.get(W + "type") or "dxa", el.get(W + "w") or "")
+    return _measure(el.get(_TYPE) or "dxa", el.get(_W) or "")
 
 
 @lru_cache(maxsize=1024)
@@ -176,48 +184,65 @@ class GridRow:
     deleted: etree._Element | None = None  # trPr/w:del, a tracked row deletion
 
 
+_GRID_BEFORE, _GRID_AFTER, _HIDDEN = W + "gridBefore", W + "gridAfter", W + "hidden"
+_INS, _DEL = W + "ins", W + "del"
+_TBL_HEADER, _CANT_SPLIT, _TR_HEIGHT = W + "tblHeader", W + "cantSplit", W + "trHeight"
+_GRID_SPAN, _VMERGE, _HMERGE, _TCW = W + "gridSpan", W + "vMerge", W + "hMerge", W + "tcW"
+_CELL_INS, _CELL_DEL, _VAL, _HRULE = W + "cellIns", W + "cellDel", W + "val", W + "hRule"
+
+
 def _read_row(tr: etree._Element, index: int, row: int) -> GridRow:
-    trpr = first_child(tr, _TRPR)
     out = GridRow(tr, index, [])
+    trpr = None
+    tcs: list[etree._Element] = []
+    for child in tr:  # the row's properties and cells in one pass (as unwrap_children finds them)
+        tag = child.tag
+        if tag == _TC:
+            tcs.append(child)
+        elif tag == _TRPR:
+            trpr = trpr if trpr is not None else child
+        elif tag in _WRAPPERS:
+            tcs.extend(_unwrapped(child, _TC))
     if trpr is not None:
         props = first_children(trpr)
-        out.before = max(0, int_attr(props.get(W + "gridBefore"), "val") or 0)
-        out.after = max(0, int_attr(props.get(W + "gridAfter"), "val") or 0)
-        out.hidden = is_on(props.get(W + "hidden"))
-        out.header = is_on(props.get(W + "tblHeader"))
-        out.cant_split = is_on(props.get(W + "cantSplit"))
-        height = props.get(W + "trHeight")
+        out.before = max(0, int_attr(props.get(_GRID_BEFORE), "val") or 0)
+        out.after = max(0, int_attr(props.get(_GRID_AFTER), "val") or 0)
+        out.hidden = is_on(props.get(_HIDDEN))
+        out.header = is_on(props.get(_TBL_HEADER))
+        out.cant_split = is_on(props.get(_CANT_SPLIT))
+        height = props.get(_TR_HEIGHT)
         out.height = max(0, int_attr(height, "val") or 0)
-        if height is not None and height.get(W + "hRule") == "exact":
+        if height is not None and height.get(_HRULE) == "exact":
             out.height_rule = "exact"
-        elif height is not None and height.get(W + "hRule") == "auto":
+        elif height is not None and height.get(_HRULE) == "auto":
             out.height = 0
-        out.inserted, out.deleted = props.get(W + "ins"), props.get(W + "del")
+        out.inserted, out.deleted = props.get(_INS), props.get(_DEL)
+    cells = out.cells
     column = out.before
-    for tc in unwrap_children(tr, _TC):
+    for tc in tcs:
         tcpr = tc[0] if len(tc) and tc[0].tag == _TCPR else first_child(tc, _TCPR)
         span, vmerge, hmerge, width, inserted, deleted = 1, None, None, None, False, False
         if tcpr is not None:
             for child in tcpr:
                 tag = child.tag
-                if tag == W + "gridSpan":
-                    span = max(1, int_attr(child, "val") or 1)
-                elif tag == W + "vMerge":
-                    vmerge = "restart" if child.get(W + "val") == "restart" else "continue"
-                elif tag == W + "hMerge":
-                    hmerge = "restart" if child.get(W + "val") == "restart" else "continue"
-                elif tag == W + "tcW":
+                if tag == _TCW:
                     width = read_measure(child)
-                elif tag == W + "cellIns":
+                elif tag == _GRID_SPAN:
+                    span = max(1, int_attr(child, "val") or 1)
+                elif tag == _VMERGE:
+                    vmerge = "restart" if child.get(_VAL) == "restart" else "continue"
+                elif tag == _HMERGE:
+                    hmerge = "restart" if child.get(_VAL) == "restart" else "continue"
+                elif tag == _CELL_INS:
                     inserted = True
-                elif tag == W + "cellDel":
+                elif tag == _CELL_DEL:
                     deleted = True
-        cell = GridCell(tc, row, column, span, vmerge, width, inserted, deleted)
-        previous = out.cells[-1].top if out.cells else None
-        if hmerge == "continue" and previous is not None and vmerge is None:
+        cell = GridCell(tc, row, column, span, vmerge, width, inserted, deleted, 1, span)
+        if hmerge == "continue" and vmerge is None and cells:
+            previous = cells[-1].top
             cell.top = previous
             previous.column_span = cell.end - previous.col
-        out.cells.append(cell)
+        cells.append(cell)
         column += span
     return out
 
