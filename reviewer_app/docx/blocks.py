@@ -8,6 +8,7 @@ block. List labels are counted live in reading order, never read from cached mar
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,16 +20,17 @@ from .sections import ends_section
 from .styles import StyleIndex
 from .table_grid import TableGrid
 from .text import (
+    NO_BOUNDARIES,
     FieldState,
     NoteNumbers,
     complex_paragraphs,
     mark_state,
     paragraph_properties,
     paragraph_text,
-    plain_paragraph_text,
+    plain_text,
 )
 from .vocabulary import BLOCK_WRAPPERS
-from .xmlutil import MC, W14, W, int_attr, on_off
+from .xmlutil import MC, W14, W, int_attr, lenient_int, on_off
 
 _ALIGNMENTS = frozenset(
     (
@@ -184,6 +186,8 @@ class BodyWalker:
     def __init__(self, styles: StyleIndex, numbering: NumberingDefinitions) -> None:
         self.styles = styles
         self.numbering = numbering
+        self._described: dict[tuple[Any, ...], _Described] = {}
+        self._attribute_reads: dict[tuple[Any, ...], object] = {}
 
     def walk(self, body: etree._Element) -> list[Block]:
         self._blocks: list[Block] = []
@@ -276,51 +280,49 @@ class BodyWalker:
 
     # ------------------------------------------------------------- paragraphs
     def _paragraph(self, p: etree._Element, paragraph_index: int) -> None:
-        notes_before = (self._notes.footnotes, self._notes.endnotes)
+        notes = self._notes
+        notes_before = (notes.footnotes, notes.endnotes)
         props = _Properties(paragraph_properties(p))
-        extracted = None
-        if p not in self._complex and not any(self._fields.stack):
-            extracted = plain_paragraph_text(p, mark_state(props.rpr))
-        if extracted is None:
+        text = None
+        stack = self._fields.stack
+        if p not in self._complex and True not in stack:
+            text = plain_text(p)
+        if text is None:
             extracted = paragraph_text(p, self._fields, self._notes)
-        block = Block(
-            id="",
-            kind="paragraph",
-            text=extracted.text,
-            normalized=hashing.normalize_text(extracted.text),
-            element=p,
-            structural_boundaries=extracted.boundaries,
-            mark_deleted=extracted.mark_deleted,
-            mark_inserted=extracted.mark_inserted,
-            notes_before=notes_before,
-            has_field_chars=extracted.has_field_chars,
-            has_removed_text=extracted.has_removed_text,
-            table=self._table_location(paragraph_index),
-        )
+            text = extracted.text
+            block = Block("", "paragraph", text, hashing.normalize_text(text), p)
+            block.structural_boundaries = extracted.boundaries
+            block.mark_deleted, block.mark_inserted = extracted.mark_deleted, extracted.mark_inserted
+            block.has_field_chars = extracted.has_field_chars
+            block.has_removed_text = extracted.has_removed_text
+        else:
+            block = Block("", "paragraph", text, hashing.normalize_text(text), p)
+            block.structural_boundaries = NO_BOUNDARIES
+            if props.rpr is not None:
+                block.mark_deleted, block.mark_inserted = mark_state(props.rpr)
+        block.notes_before = notes_before
+        if self._frames:
+            block.table = self._table_location(paragraph_index)
         self.describe(block, props)
         self._blocks.append(block)
 
     def describe(self, block: Block, props: _Properties) -> None:
-        """Fill style, heading level, numbering, label, kind and direct formatting of a block."""
-        style_id = props.style_id
-        if style_id is None:
-            style_id = self.styles.default_paragraph_style_id
+        """Fill style, heading level, numbering, label, kind and direct formatting of a block.
+
+        What follows from the paragraph's style, numbering, outline level and alignment alone is
+        worked out once per combination (a long contract states a few dozen) and copied.
+        """
+        key = (props.style_id, props.numpr, props.num_val, props.ilvl_val, props.outline_val, props.jc_val)
+        described = self._described.get(key)
+        if described is None:
+            described = self._described[key] = self._describe(props)
+        style_id, heading_level, outline, stated, effective, alignment = described
         block.style_id = style_id
-
-        level_raw = int_attr(props.outline, "val")
-        heading_level: int | None
-        if level_raw is not None and 0 <= level_raw <= 8:
-            heading_level = level_raw + 1
-            block.direct_outline_level = {"kind": "heading", "level": level_raw}
-        elif level_raw is not None:
-            heading_level = None
-            block.direct_outline_level = {"kind": "bodyText"}
-        else:
-            heading_level = self.styles.heading_level(style_id) if style_id else None
         block.heading_level = heading_level
-
-        block.stated_numbering = _stated_numbering(props)
-        effective = self.numbering.numbering_of(props.stated(), style_id)
+        if outline is not None:
+            block.direct_outline_level = dict(outline)
+        block.stated_numbering = stated if stated is _INHERIT else dict(stated)
+        block.direct_alignment = alignment
         label = None
         if effective is not None:
             num_id, ilvl = effective
@@ -333,14 +335,51 @@ class BodyWalker:
         elif label:
             block.kind = "listItem"
             block.display_label = label
+        if props.spacing is not None:
+            block.direct_spacing = self._cached(props.spacing, _spacing)
+        if props.ind is not None:
+            block.direct_indentation = self._cached(props.ind, direct_indentation)
 
-        if props.jc is not None:
-            value = props.jc.get(_VAL)
-            value = _JC_ALIASES.get(value or "", value)
-            if value in _ALIGNMENTS:
-                block.direct_alignment = value
-        block.direct_spacing = _spacing(props.spacing)
-        block.direct_indentation = direct_indentation(props.ind)
+    def _describe(self, props: _Properties) -> _Described:
+        style_id = props.style_id
+        if style_id is None:
+            style_id = self.styles.default_paragraph_style_id
+        level_raw = lenient_int(props.outline_val)
+        heading_level: int | None
+        outline: dict[str, Any] | None = None
+        if level_raw is not None and 0 <= level_raw <= 8:
+            heading_level = level_raw + 1
+            outline = {"kind": "heading", "level": level_raw}
+        elif level_raw is not None:
+            heading_level = None
+            outline = {"kind": "bodyText"}
+        else:
+            heading_level = self.styles.heading_level(style_id) if style_id else None
+        stated = _stated_numbering(props)
+        effective = self.numbering.numbering_of(props.stated(), style_id)
+        alignment = None
+        if props.jc:
+            value = _JC_ALIASES.get(props.jc_val or "", props.jc_val)
+            alignment = value if value in _ALIGNMENTS else None
+        return style_id, heading_level, outline, stated, effective, alignment
+
+    def _cached(
+        self, el: etree._Element, read: Callable[[etree._Element], dict[str, Any] | None]
+    ) -> dict[str, Any] | None:
+        """``read(el)`` (a fresh dict), worked out once per set of attributes ``el`` carries."""
+        key = (read, tuple(el.items()))
+        found = self._attribute_reads.get(key, _MISSING)
+        if found is _MISSING:
+            found = self._attribute_reads[key] = read(el)
+        return None if found is None else dict(found)  # type: ignore[arg-type]
+
+
+#: What a paragraph's style, numbering, outline level and alignment alone decide: its style id,
+#: heading level, direct outline level, stated numbering, effective (numId, ilvl), alignment.
+_Described = tuple[
+    str | None, int | None, dict[str, Any] | None, dict[str, Any], tuple[str, int] | None, str | None
+]
+_MISSING = object()
 
 
 class _Properties:
@@ -348,30 +387,44 @@ class _Properties:
     children (a 300-page contract has ~15,000; lxml's ``find`` per property costs more). A
     property a malformed file states twice is read from its last statement."""
 
-    __slots__ = ("style_id", "numpr", "num_id", "ilvl", "outline", "jc", "spacing", "ind", "rpr")
+    __slots__ = (
+        "style_id",
+        "numpr",
+        "num_val",
+        "ilvl_val",
+        "outline_val",
+        "jc",
+        "jc_val",
+        "spacing",
+        "ind",
+        "rpr",
+    )
 
     def __init__(self, ppr: etree._Element | None) -> None:
-        self.style_id: str | None = None
-        self.numpr = self.num_id = self.ilvl = self.outline = self.jc = self.spacing = self.ind = None
-        self.rpr = None
+        self.style_id = self.num_val = self.ilvl_val = self.outline_val = self.jc_val = None
+        self.numpr = self.jc = False
+        self.spacing = self.ind = self.rpr = None
         if ppr is None:
             return
         for child in ppr:
             tag = child.tag
             if tag == _PSTYLE:
                 self.style_id = child.get(_VAL)
-            elif tag == _NUMPR:
-                self.numpr = child
-                self.num_id = self.ilvl = None
-                for part in child:
-                    if part.tag == _NUM_ID and self.num_id is None:
-                        self.num_id = part
-                    elif part.tag == _ILVL and self.ilvl is None:
-                        self.ilvl = part
-            elif tag == _OUTLINE_LVL:
-                self.outline = child
             elif tag == _JC:
-                self.jc = child
+                self.jc = True
+                self.jc_val = child.get(_VAL)
+            elif tag == _NUMPR:
+                self.numpr = True
+                num_id = ilvl = None
+                for part in child:
+                    if part.tag == _NUM_ID and num_id is None:
+                        num_id = part
+                    elif part.tag == _ILVL and ilvl is None:
+                        ilvl = part
+                self.num_val = None if num_id is None else num_id.get(_VAL)
+                self.ilvl_val = None if ilvl is None else ilvl.get(_VAL)
+            elif tag == _OUTLINE_LVL:
+                self.outline_val = child.get(_VAL)
             elif tag == _SPACING:
                 self.spacing = child
             elif tag == _IND:
@@ -381,12 +434,7 @@ class _Properties:
 
     def stated(self) -> Stated:
         """What the ``w:numPr`` states, as :meth:`NumberingDefinitions.numbering_of` takes it."""
-        if self.numpr is None:
-            return None
-        return (
-            None if self.num_id is None else self.num_id.get(_VAL),
-            None if self.ilvl is None else self.ilvl.get(_VAL),
-        )
+        return (self.num_val, self.ilvl_val) if self.numpr else None
 
 
 def _section_marker(block: Block) -> bool:
@@ -407,10 +455,10 @@ _INHERIT: dict[str, Any] = {"kind": "inherit"}
 
 def _stated_numbering(props: _Properties) -> dict[str, Any]:
     """What the paragraph itself says about numbering (contract 'Numbering states')."""
-    if props.numpr is None:
+    if not props.numpr:
         return _INHERIT
-    num_id = int_attr(props.num_id, "val")
-    ilvl = int_attr(props.ilvl, "val")
+    num_id = lenient_int(props.num_val)
+    ilvl = lenient_int(props.ilvl_val)
     if num_id == 0:
         return {"kind": "none"}
     if num_id is None:

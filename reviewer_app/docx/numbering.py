@@ -131,6 +131,7 @@ class NumberingDefinitions:
         #: effective numbering by what a paragraph states (see :meth:`numbering_of`) and its style
         self._effective: dict[tuple[Stated, str | None], tuple[str, int] | None] = {}
         self._levels: dict[tuple[str, int], Level | None] = {}
+        self._plans: dict[str, ListPlan | None | bool] = {}
         if root is None:
             return
         for el in root.iterchildren(W + "abstractNum"):
@@ -235,6 +236,14 @@ class NumberingDefinitions:
         inst = self._instances.get(num_id)
         return inst.start_overrides if inst else {}
 
+    def list_plan(self, num_id: str) -> ListPlan | None:
+        """How :class:`ListCounter` counts ``num_id`` (None when the instance is not defined),
+        made once: the definitions never change (an edit that adds a list reads them again)."""
+        plan = self._plans.get(num_id, False)
+        if plan is False:
+            plan = self._plans[num_id] = ListPlan(self, num_id) if self.instance_defined(num_id) else None
+        return plan
+
     def counter_key(self, num_id: str) -> str:
         """Which counters ``num_id`` advances: those of its abstract numbering.
 
@@ -305,37 +314,40 @@ _Pieces = tuple[str | _Counter, ...]
 _Template = str | _Pieces
 
 
-@dataclass(frozen=True, slots=True)
-class _ListPlan:
+class ListPlan:
     """What counting one ``w:num`` needs, read once from its definitions: a long contract labels
     thousands of items of a few dozen lists, and each label would otherwise look up all nine
-    levels and re-parse the level text."""
+    levels and re-parse the level text. A level's part is worked out when an item first uses it."""
 
-    key: str  # the counters it advances (see NumberingDefinitions.counter_key)
-    starts: tuple[int, ...]  # each level's start (1 for an undefined level, as LibreOffice)
-    overrides: dict[int, int]  # the instance's w:startOverride values
-    resets: tuple[tuple[int, ...], ...]  # per level: the deeper levels an item there restarts
-    templates: tuple[_Template | None, ...]  # per level; None: undefined or hidden
+    __slots__ = ("key", "starts", "overrides", "_levels", "_restarts", "_per_level")
 
+    def __init__(self, defs: NumberingDefinitions, num_id: str) -> None:
+        self._levels = [defs.level(num_id, ilvl) for ilvl in range(_MAX_LEVEL + 1)]
+        #: the counters it advances (see NumberingDefinitions.counter_key)
+        self.key = defs.counter_key(num_id)
+        #: each level's start (1 for an undefined level, as LibreOffice counts it)
+        self.starts = tuple(1 if level is None else level.start for level in self._levels)
+        self.overrides = defs.start_overrides(num_id)
+        self._restarts = [None if level is None else level.restart for level in self._levels]
+        self._per_level: dict[int, tuple[tuple[int, ...], _Template | None]] = {}
 
-def _list_plan(defs: NumberingDefinitions, num_id: str) -> _ListPlan:
-    levels = [defs.level(num_id, ilvl) for ilvl in range(_MAX_LEVEL + 1)]
-    starts = tuple(1 if level is None else level.start for level in levels)
-    restarts = [None if level is None else level.restart for level in levels]
-    # w:lvlRestart n (1-based) restarts a level only after a paragraph at level < n; 0 never
-    # restarts it. LibreOffice 7.4 ignores w:lvlRestart; Word honours it.
-    resets = tuple(
-        tuple(
-            deeper
-            for deeper in range(ilvl + 1, _MAX_LEVEL + 1)
-            if restarts[deeper] is None or ilvl < restarts[deeper]  # type: ignore[operator]
-        )
-        for ilvl in range(_MAX_LEVEL + 1)
-    )
-    templates = tuple(
-        None if level is None or level.hidden else _compile(level, levels, starts) for level in levels
-    )
-    return _ListPlan(defs.counter_key(num_id), starts, defs.start_overrides(num_id), resets, templates)
+    def at(self, ilvl: int) -> tuple[tuple[int, ...], _Template | None]:
+        """The deeper levels an item at ``ilvl`` restarts, and its label (None: the level is
+        undefined or hidden)."""
+        found = self._per_level.get(ilvl)
+        if found is None:
+            restarts = self._restarts
+            # w:lvlRestart n (1-based) restarts a level only after a paragraph at level < n; 0
+            # never restarts it. LibreOffice 7.4 ignores w:lvlRestart; Word honours it.
+            resets = tuple(
+                deeper
+                for deeper in range(ilvl + 1, _MAX_LEVEL + 1)
+                if (restart := restarts[deeper]) is None or ilvl < restart
+            )
+            level = self._levels[ilvl]
+            template = None if level is None or level.hidden else _compile(level, self._levels, self.starts)
+            found = self._per_level[ilvl] = (resets, template)
+        return found
 
 
 def _compile(level: Level, levels: list[Level | None], starts: tuple[int, ...]) -> _Template:
@@ -383,7 +395,6 @@ class ListCounter:
         self._defs = definitions
         self._counters: dict[str, list[int | None]] = {}
         self._restarted: set[str] = set()
-        self._plans: dict[str, _ListPlan | None] = {}
         #: rendered counters by (value, format, custom format): a list shows the same few often
         self._numbers: dict[tuple[int, str, str | None], str] = {}
 
@@ -394,10 +405,7 @@ class ListCounter:
         ``w:vanish`` and a label that renders as empty text; such paragraphs still count, as
         they do in LibreOffice (the next visible item is not renumbered).
         """
-        plan = self._plans.get(num_id, False)
-        if plan is False:
-            defined = self._defs.instance_defined(num_id)
-            plan = self._plans[num_id] = _list_plan(self._defs, num_id) if defined else None
+        plan = self._defs.list_plan(num_id)
         if plan is None or not 0 <= ilvl <= _MAX_LEVEL:
             return None
         values = self._counters.get(plan.key)
@@ -418,9 +426,9 @@ class ListCounter:
         else:
             current = values[ilvl]
             values[ilvl] = plan.starts[ilvl] if current is None else current + 1
-        for deeper in plan.resets[ilvl]:
+        resets, template = plan.at(ilvl)
+        for deeper in resets:
             values[deeper] = None
-        template = plan.templates[ilvl]
         if template is None or template.__class__ is str:
             return template or None  # type: ignore[return-value]
         return self._render(template, values) or None  # type: ignore[arg-type]

@@ -90,7 +90,7 @@ _CHARS = {
 
 
 #: Shared by every paragraph without boundaries (most of them); never mutated.
-_NO_BOUNDARIES: list[dict[str, Any]] = []
+NO_BOUNDARIES: list[dict[str, Any]] = []
 
 
 class TextWalk:
@@ -315,13 +315,12 @@ def complex_paragraphs(root: etree._Element) -> set[etree._Element]:
     return found
 
 
-def plain_paragraph_text(p: etree._Element, marks: tuple[bool, bool] | None = None) -> ParagraphText | None:
+def plain_text(p: etree._Element) -> str | None:
     """Clean text of a paragraph made only of runs of text, tabs and line breaks.
 
     Gives the same text as :func:`paragraph_text` for such a paragraph, several times faster
     (a 300-page contract has ~15,000 of them). Returns None when the paragraph turns out to hold
-    a page break, which the full walker must publish as a boundary. ``marks`` is the paragraph
-    mark's (deleted, inserted) state when the caller has read the paragraph's properties already.
+    a page break, which the full walker must publish as a boundary.
     """
     parts: list[str] = []
     # run by run, as TextWalk.run reads them: lxml sets up a several-tag iter(), which would
@@ -340,8 +339,7 @@ def plain_paragraph_text(p: etree._Element, marks: tuple[bool, bool] | None = No
                 parts.append("\n")
             elif tag == _CR:
                 parts.append("\n")
-    deleted, inserted = paragraph_mark_state(p) if marks is None else marks
-    return ParagraphText("".join(parts), _NO_BOUNDARIES, deleted, inserted)
+    return "".join(parts)
 
 
 def paragraph_text(
@@ -354,7 +352,7 @@ def paragraph_text(
     walk = TextWalk(fields or FieldState(), notes or NoteNumbers(), collect)
     walk.content(p)
     deleted, inserted = paragraph_mark_state(p)
-    boundaries = walk.boundaries or _NO_BOUNDARIES
+    boundaries = walk.boundaries or NO_BOUNDARIES
     return ParagraphText(
         "".join(walk.parts), boundaries, deleted, inserted, walk.saw_field, walk.pieces, walk.saw_removed
     )

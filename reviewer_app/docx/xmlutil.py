@@ -111,9 +111,11 @@ def int_value(value: str | None) -> int | None:
 def int_attr(el: etree._Element | None, name: str) -> int | None:
     """An integer ``w:`` attribute of ``el``, leniently: ``"720.0"`` reads 720, junk reads as absent
     (real files carry both; the block model and the page view read the same attributes)."""
-    if el is None:
-        return None
-    raw = el.get(W + name)
+    return None if el is None else lenient_int(el.get(W + name))
+
+
+def lenient_int(raw: str | None) -> int | None:
+    """An attribute value as :func:`int_attr` reads it, for a reader that has the value already."""
     if raw is None:
         return None
     try:
