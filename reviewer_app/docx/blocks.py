@@ -50,6 +50,7 @@ _PPR, _PSTYLE, _VAL, _OUTLINE_LVL = W + "pPr", W + "pStyle", W + "val", W + "out
 _R = W + "r"
 _JC, _SPACING, _IND, _NUMPR, _RPR = W + "jc", W + "spacing", W + "ind", W + "numPr", W + "rPr"
 _P, _TBL, _NUM_ID, _ILVL = W + "p", W + "tbl", W + "numId", W + "ilvl"
+_PARA_ID = W14 + "paraId"
 
 
 @dataclass(slots=True, eq=False)
@@ -519,6 +520,7 @@ def assign_ids(blocks: list[Block]) -> None:
     used: set[str] = set()
     text_ordinal = 0
     blank_ordinal = 0
+    current_para_id, is_reserved_id = hashing.current_para_id, hashing.is_reserved_id
     for block in blocks:
         if block.kind == "diagnostic":
             continue
@@ -526,18 +528,19 @@ def assign_ids(blocks: list[Block]) -> None:
             text_ordinal += 1
         else:
             blank_ordinal += 1
-        para_id = block.element.get(W14 + "paraId") if block.element is not None else None
+        para_id = block.element.get(_PARA_ID) if block.element is not None else None
         if para_id:
-            para_id = hashing.current_para_id(para_id)
-        if para_id and para_id not in used and not hashing.is_reserved_id(para_id):
-            block.id = para_id
-            block.id_stability = "stable"
-        else:
-            prefix, ordinal = ("seq", text_ordinal) if block.normalized else ("blank", blank_ordinal)
+            para_id = current_para_id(para_id)
+            if para_id not in used and not is_reserved_id(para_id):
+                block.id = para_id
+                block.id_stability = "stable"
+                used.add(para_id)
+                continue
+        prefix, ordinal = ("seq", text_ordinal) if block.normalized else ("blank", blank_ordinal)
+        candidate = hashing.positional_id(prefix, ordinal)
+        while candidate in used:
+            ordinal += 1
             candidate = hashing.positional_id(prefix, ordinal)
-            while candidate in used:
-                ordinal += 1
-                candidate = hashing.positional_id(prefix, ordinal)
-            block.id = candidate
-            block.id_stability = "positional"
-        used.add(block.id)
+        block.id = candidate
+        block.id_stability = "positional"
+        used.add(candidate)

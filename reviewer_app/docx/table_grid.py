@@ -136,7 +136,8 @@ class GridCell:
     col: int
     span: int
     vmerge: str | None  # "restart", "continue" or None
-    width: Measure | None = None
+    #: the cell's ``w:tcW``, read into :attr:`width` only when a layout asks (the block walk never does)
+    width_element: etree._Element | None = None
     inserted: bool = False  # w:cellIns
     deleted: bool = False  # w:cellDel
     row_span: int = 1
@@ -154,6 +155,11 @@ class GridCell:
     @top.setter
     def top(self, cell: GridCell) -> None:
         self._top = None if cell is self else cell
+
+    @property
+    def width(self) -> Measure | None:
+        """The width the cell states (``w:tcW``), None when it states none."""
+        return read_measure(self.width_element)
 
     @property
     def end(self) -> int:
@@ -226,7 +232,7 @@ def _read_row(tr: etree._Element, index: int, row: int) -> GridRow:
             for child in tcpr:
                 tag = child.tag
                 if tag == _TCW:
-                    width = read_measure(child)
+                    width = child
                 elif tag == _GRID_SPAN:
                     span = max(1, int_attr(child, "val") or 1)
                 elif tag == _VMERGE:
