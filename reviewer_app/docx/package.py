@@ -86,7 +86,13 @@ class Package:
     images and untouched parts never sit in memory twice.
     """
 
-    def __init__(self, archive: zipfile.ZipFile, members: list[zipfile.ZipInfo], path: str | None) -> None:
+    def __init__(
+        self,
+        archive: zipfile.ZipFile,
+        members: list[zipfile.ZipInfo],
+        path: str | None,
+        verified: dict[str, bytes] | None = None,
+    ) -> None:
         self.path = path
         self._archive = archive
         self._infos = members
@@ -100,7 +106,11 @@ class Package:
         self._added: list[str] = []
         self._blobs: dict[str, bytes] = {}  # binary parts added since opening (a copied picture)
         self._rels_cache: dict[str, list[Relationship]] = {}
+        #: the main part's bytes as opening inflated them, until it is parsed
+        self._inflated: dict[str, bytes] = {}
         self.main_part = self._find_main_part()
+        if verified and self.main_part in verified:
+            self._inflated[self.main_part] = verified[self.main_part]
 
     # ----------------------------------------------------------------- opening
     @classmethod
@@ -137,9 +147,14 @@ class Package:
         _check_unique_names(infos, path)
         _check_sizes(infos, path)
         members = [i for i in infos if not i.is_dir()]
+        verified: dict[str, bytes] = {}
         for info in members:
-            _inflate(archive, info, path, keep=False)  # CRC and size verified now, not at save time
-        return cls(archive, members, path)
+            # CRC and size verified now, not at save time; the XML is kept until the main part is
+            # known, so opening does not inflate that part (the largest) a second time to parse it
+            data = _inflate(archive, info, path, keep=info.filename.endswith(".xml"))
+            if data:
+                verified[info.filename] = data
+        return cls(archive, members, path, verified)
 
     def _find_main_part(self) -> str:
         """Locate the main document part through the package relationships, not a fixed path."""
@@ -181,7 +196,8 @@ class Package:
         info = self._by_name.get(name)
         if info is None or name in self._removed:
             raise MissingPartError(self.path, f"the part {name} is missing.")
-        return _inflate(self._archive, info, self.path, keep=True)
+        inflated = self._inflated.pop(name, None)
+        return inflated if inflated is not None else _inflate(self._archive, info, self.path, keep=True)
 
     def xml(self, name: str) -> etree._Element:
         """Parse (once) and return the root element of the XML part ``name``."""
