@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 from ..docx import DocxOpenError, DocxReviewer
-from ..docx.doc_lock import live_lock_owner
 
 PROG = "reviewer"
 #: Exit status for "this file cannot be opened" (and for usage errors, as argparse does).
@@ -79,6 +78,8 @@ def refuse_files_open_in_reviewer(paths: list[str | None], force: bool) -> None:
     """
     if force:
         return
+    from ..docx.doc_lock import live_lock_owner  # here: the reading commands never need the lock
+
     for path in paths:
         owner = live_lock_owner(path) if path else None
         if owner is not None:

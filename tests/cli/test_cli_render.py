@@ -95,7 +95,8 @@ print(code, *sorted(m for m in sys.modules if m.startswith(("PySide6.QtWidgets",
 
 def test_pdf_starts_without_the_window_or_the_checks(sample: Path, tmp_path: Path) -> None:
     """Every conversion pays its start-up: ``reviewer pdf`` loads the layout and the painter, not
-    the window's widgets (QtWidgets, the page view's caret and clipboard) nor the contract checks."""
+    the window's widgets (QtWidgets, the page view's caret and clipboard), the contract checks
+    or the lock file's machinery (only the edit commands look for a window holding the file)."""
     done = subprocess.run(
         [sys.executable, "-c", _LOADED_PROBE, str(sample), str(tmp_path / "out.pdf")],
         capture_output=True,
@@ -106,5 +107,10 @@ def test_pdf_starts_without_the_window_or_the_checks(sample: Path, tmp_path: Pat
     code, *loaded = done.stdout.splitlines()[-1].split()
     assert code == "0", done.stderr
     assert "reviewer_app.ui.pageview.paint" in loaded
-    unwanted = ("PySide6.QtWidgets", "reviewer_app.ui.pageview.view", "reviewer_app.docx.checks")
+    unwanted = (
+        "PySide6.QtWidgets",
+        "reviewer_app.ui.pageview.view",
+        "reviewer_app.docx.checks",
+        "reviewer_app.docx.doc_lock",
+    )
     assert [m for m in loaded if m.startswith(unwanted)] == []
