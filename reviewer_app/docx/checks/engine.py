@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import gc
 import re
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
-from itertools import chain, compress
+from itertools import compress
 from operator import attrgetter, is_not
 from typing import overload
 
@@ -29,6 +28,7 @@ from .definitions import Definition
 from .model import Finding, placed, sort_key
 from .removed import RemovedDefinitions
 from .text_facts import TextFacts, TextReader
+from .vocabulary import Vocabulary
 
 _SIGNATURE_LABEL = re.compile(r"^\s*([A-Z][A-Z ]{2,30}):")
 _PLACEHOLDERS = re.compile(r"\{[^{}]*\}|\[[^\[\]]*\]")
@@ -130,7 +130,7 @@ class Checker:
         self._blocks: list[Block] = []
         self._facts: list[Facts] = []
         self._order: dict[str, int] = {}
-        self._vocabulary: Counter[str] = Counter()
+        self._vocabulary = Vocabulary()
         self._definitions: dict[int, list[Definition]] = {}
         self._labels: dict[int, str] = {}
         self._party_names: dict[int, frozenset[terms.Term]] = {}
@@ -201,7 +201,7 @@ class Checker:
         self._forget(position, old)
         facts = _facts(block, old.context, TextReader().read(block.id, block.text))
         self._facts[position] = facts
-        self._vocabulary.update(facts.lower_words)
+        self._vocabulary.add(facts.lower_words)
         self._remember(position, facts)
         if old.may_label or facts.may_label:
             self._stale.add("targets")
@@ -236,8 +236,7 @@ class Checker:
             self._facts.append(facts)
         self._by_content = fresh
         self._order = snapshot.memo("check_order", lambda snap: {b.id: i for i, b in enumerate(snap.blocks)})
-        # every block's lower-case words counted at once (C-level), not block by block
-        self._vocabulary = Counter(chain.from_iterable(facts.lower_words for facts in self._facts))
+        self._vocabulary = Vocabulary(map(attrgetter("lower_words"), self._facts))
         for name, share in _SHARES:  # each sum made at once, with C-level getters and filter
             values = list(map(share, self._facts))
             setattr(self, name, dict(compress(enumerate(values), values)))
@@ -271,10 +270,7 @@ class Checker:
 
     def _forget(self, position: int, facts: Facts) -> None:
         """Take a block's share out of the sums, its words included."""
-        for word in facts.lower_words:
-            self._vocabulary[word] -= 1
-            if not self._vocabulary[word]:
-                del self._vocabulary[word]
+        self._vocabulary.remove(facts.lower_words)
         if facts.terms is not None and facts.shape == self._shape():
             self._totals.remove(position, facts.terms)
         for name, _ in _SHARES:
@@ -317,7 +313,7 @@ class Checker:
             lambda position: self._blocks[position].id,
             index,
             self._totals,
-            self._vocabulary.keys(),
+            self._vocabulary,
             "\n".join(labels),
             report_undefined=not self._borrowing,
         )

@@ -9,7 +9,7 @@ here without touching how terms are recognised.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Set
+from collections.abc import Callable, Container
 from dataclasses import dataclass
 from itertools import filterfalse
 
@@ -52,18 +52,17 @@ def block_terms(block: TermBlock, index: TermIndex, block_id: str) -> BlockTerms
     shares the result)."""
     matches, taken = match_terms(block, index)
     out = BlockTerms({}, {}, [], [], [])
-    uses = out.uses
+    uses, sites, label_end = out.uses, out.sites, block.label_end
+    # a use here may come before its definition (not in the definitions clause or a [note])
+    placing = not block.in_definitions_clause and not block.text.startswith("[")
     for match in matches:
-        if match.case_fix is not None and match.term in index.defined and match.start >= block.label_end:
+        term = match.term
+        if match.case_fix is not None and term in index.defined and match.start >= label_end:
             out.cases.append(_case_finding(block, block_id, match, index))
             continue
-        uses[match.term] = uses.get(match.term, 0) + 1
-        if (
-            match.start >= block.label_end
-            and not block.in_definitions_clause
-            and not block.text.startswith("[")
-        ):
-            out.sites.setdefault(match.term, (match.start, match.end))
+        uses[term] = uses.get(term, 0) + 1
+        if placing and term not in sites and match.start >= label_end:
+            sites[term] = (match.start, match.end)
     words = block.words
     capitals = list(filterfalse(taken.__contains__, words.capitals))
     if not capitals:
@@ -124,7 +123,7 @@ def findings(
     id_at: Callable[[int], str],
     index: TermIndex,
     totals: TermTotals,
-    vocabulary: Set[str],
+    vocabulary: Container[str],
     labels: str = "",
     report_undefined: bool = True,
 ) -> list[Finding]:

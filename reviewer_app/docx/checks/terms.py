@@ -198,8 +198,12 @@ class TermIndex:
         of several, the first in term order)."""
         found = self.candidates.get(word)
         if found is None:
-            ones = [t for key in self.forms_of(word) & self.one_word.keys() for t in self.one_word[key]]
+            keys = self.forms_of(word) & self.one_word.keys()
             longer = self.by_first.get(word.lower(), ())
+            if not keys and not longer:  # most words
+                found = self.candidates[word] = ()
+                return found
+            ones = [t for key in keys for t in self.one_word[key]]
             groups: dict[int, dict[tuple[str, ...], list[tuple[Term, str]]]] = {}
             for t in sorted(longer, key=lambda t: (-len(t), t)):
                 head = tuple(w.lower() for w in t[:-1])
@@ -289,7 +293,11 @@ def match_terms(block: TermBlock, index: TermIndex) -> tuple[list[Match], set[in
                 taken.update(range(i, after))
                 continue
         if one is not None:
-            matches.append(_classify(block, one, i, i))
+            word, start = texts[i], words.start[i]
+            if word[0].islower() or one[0][0].isupper() or start in words.initial or word.isupper():
+                matches.append(Match(one, start, words.end[i]))  # most uses: what _classify says
+            else:
+                matches.append(_classify(block, one, i, i))
             taken.add(i)
     return matches, taken
 
@@ -324,13 +332,8 @@ def _classify(block: TermBlock, term: Term, first: int, last: int) -> Match:
     """A use of ``term`` at words ``[first, last]``, or a use whose capitals differ from the
     definition (with the corrected text)."""
     words = block.words
-    head = words.text[first]
     start, end = words.start[first], words.end[last]
     initial = start in words.initial
-    if first == last:  # most uses: the general rule below, for one word
-        upper = head[0].isupper()
-        if not upper or upper == term[0][0].isupper() or initial or head.isupper():
-            return Match(term, start, end)
     span = words.text[first : last + 1]
     shape = [w[0].isupper() for w in span]
     wanted = [w[0].isupper() for w in term]
