@@ -125,11 +125,12 @@ def element_key(el: etree._Element | None, skip: frozenset[str] = frozenset()) -
     """
     if el is None:
         return ()
-    return tuple(
-        (child.tag, tuple(child.items()), element_key(child) if len(child) else ())
-        for child in el
-        if child.tag not in skip
-    )
+    key = []
+    for child in el:
+        tag = child.tag
+        if tag not in skip:
+            key.append((tag, tuple(child.items()), element_key(child) if len(child) else ()))
+    return tuple(key)
 
 
 def _color(raw: str | None) -> str | None:

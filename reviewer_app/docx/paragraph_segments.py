@@ -17,7 +17,7 @@ from lxml import etree
 from .numformats import format_number
 from .text import FieldState, NoteNumbers, TextWalk
 from .vocabulary import MOVES
-from .xmlutil import MC, W, is_on
+from .xmlutil import MC, W, first_child, is_on
 
 _R, _SYM, _RPR = W + "r", W + "sym", W + "rPr"
 _FLD_CHAR, _INSTR, _FLD_SIMPLE = W + "fldChar", W + "instrText", W + "fldSimple"
@@ -173,7 +173,7 @@ class ParagraphSegments(TextWalk):
             self._open(child.get(W + "id"))
         elif tag == _RANGE_END:
             self._close(child.get(W + "id"))
-        elif tag == _PPR and child.find(_PPR_CHANGE) is not None:
+        elif tag == _PPR and first_child(child, _PPR_CHANGE) is not None:
             self.format_change = True
 
     def _open(self, comment_id: str | None) -> None:
@@ -199,8 +199,8 @@ class ParagraphSegments(TextWalk):
 
     def run(self, run: etree._Element) -> None:
         """The base walker's run rules; a run whose properties changed flags the paragraph."""
-        rpr = run.find(_RPR)
-        if rpr is not None and rpr.find(_RPR_CHANGE) is not None:
+        rpr = first_child(run, _RPR)
+        if rpr is not None and first_child(rpr, _RPR_CHANGE) is not None:
             self.format_change = True
         super().run(run)
 

@@ -35,7 +35,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .pages import PageSequence
     from .section_geometry import SectionGeometry
 
-_P, _TBL = W + "p", W + "tbl"
+_P, _TBL, _PPR, _SECT = W + "p", W + "tbl", W + "pPr", W + "sectPr"
 _BLANK_PAGE_PARAGRAPH = ParaProps()
 
 
@@ -69,6 +69,10 @@ class BodyWriter(FlowSplitter):
         self._items: list[Any] = []
         for item in story_items(body):
             self._items.extend(split_table(item, mode) if item.tag == _TBL else [item])
+        # the paragraphs whose mark ends a section, found from the few w:sectPr rather than by
+        # asking each of a contract's thousands of paragraphs
+        marks = {s.getparent().getparent() for s in body.iter(_SECT) if s.getparent().tag == _PPR}
+        self._section_ends = {el for el in self._items if el in marks and ends_section(el)}
         self._next = 0
         self._section = 0
         self._section_pending = True
@@ -113,7 +117,7 @@ class BodyWriter(FlowSplitter):
                 clear_page_break(current.document)
                 self._strip_break = False
             self._register(current, before)
-            if el.tag == _P and ends_section(el):
+            if el in self._section_ends:
                 self._section = min(self._section + 1, len(self.paging.sections) - 1)
                 self._section_pending = True
             if time.perf_counter() > deadline and not ends_in_long_block(current.cursor):

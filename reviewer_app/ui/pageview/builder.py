@@ -37,6 +37,7 @@ from PySide6.QtGui import (
     QTextImageFormat,
     QTextLength,
     QTextTable,
+    QTextTableCellFormat,
 )
 
 from ...docx.format_resolver import FormatResolver
@@ -44,13 +45,13 @@ from ...docx.numformats import symbol_font_text
 from ...docx.paragraph_segments import StoryState, paragraph_segments
 from ...docx.table_grid import GridCell, TableGrid
 from ...docx.text import NoteNumbers, paragraph_mark_state
-from ...docx.xmlutil import W
+from ...docx.xmlutil import W, first_child
 from .floating import Floating, read_floating
 from .images import describe_object
 from .long_words import BREAK_MARK, long_word_cuts
 from .qformats import TWIPS, leave_spacing_before_break, script_of
 from .records import MODES, BuildContext, Flow, RenderedBlock, story_items
-from .slash_breaks import keep_slashed_words
+from .slash_breaks import SLASH_IN_WORD, keep_slashed_words
 from .table_split import TablePart
 from .tables import TableFormats, cell_is_dark, is_top_aligned, keep_row, table_style_id
 
@@ -70,6 +71,7 @@ _SUFFIX = {"tab": "\t", "space": " "}
 _LABEL_SHIFT = {"right": 1.0, "end": 1.0, "center": 0.5}
 _ALT_CHUNK, _DRAWING = W + "altChunk", W + "drawing"
 _FOOTNOTE_REF, _ENDNOTE_REF = W + "footnoteReference", W + "endnoteReference"
+_NO_BRUSH = Qt.BrushStyle.NoBrush
 _BULLET_FONTS = frozenset(("symbol", "wingdings", "wingdings 2", "wingdings 3", "webdings"))
 
 
@@ -93,6 +95,8 @@ class StoryBuilder:
         #: cell formats shared by equal cells, and the table-wide keys they are filed under
         self._cell_formats: dict[Any, Any] = {}
         self._last_grid: tuple[etree._Element, TableGrid] | None = None
+        #: id of a shared cell format -> (the format, kept alive so the id stays its own; dark)
+        self._dark_formats: dict[int, tuple[QTextTableCellFormat, bool]] = {}
         self._dark = False
         #: how many table cells deep the content being written sits (0: the story's own flow)
         self._cell_depth = 0
@@ -180,7 +184,7 @@ class StoryBuilder:
             table_format.setBottomMargin(top * TWIPS)
             flow.last_table.setFormat(table_format)
             flow.last_table = None
-        mark_rpr = ppr.find(_RPR) if ppr is not None else None
+        mark_rpr = first_child(ppr, _RPR) if ppr is not None else None
         mark_props = ctx.resolver.run(mark_rpr, style_id, table_style, in_table)
         line_factor = ctx.factory.line_factor(mark_props)
         if fixed_format is not None:
@@ -250,6 +254,11 @@ class StoryBuilder:
         content width (LU) of the table cell the paragraph is in."""
         if record.start == cursor.position():
             return
+        block = cursor.block()
+        if block.position() == record.start and not SLASH_IN_WORD.search(block.text()):
+            # one block with no slash or brace inside a word (most paragraphs): nothing to keep,
+            # and asking costs more than this check
+            return
         block = cursor.document().findBlock(record.start)
         while block.isValid() and block.position() <= cursor.position():
             for position in keep_slashed_words(block, cell_width):
@@ -276,7 +285,7 @@ class StoryBuilder:
         if level is not None and level.hidden:
             return 0.0
         lvl = ctx.resolver.numbering_level(*numbering)
-        lvl_rpr = lvl.find(_RPR) if lvl is not None else None
+        lvl_rpr = first_child(lvl, _RPR) if lvl is not None else None
         props = ctx.resolver.run(mark_rpr, style_id, table_style, in_table, extra=lvl_rpr)
         family = mark_props.font if props.font.lower() in _BULLET_FONTS else None
         suffix = _SUFFIX.get(level.suffix if level is not None else "tab", "")
@@ -324,7 +333,7 @@ class StoryBuilder:
                     if mode == "none":
                         role = "text"
                 run = seg.run
-                rpr = run.find(_RPR) if run is not None else None
+                rpr = first_child(run, _RPR) if run is not None else None
                 run_props = resolver.run(rpr, style_id, table_style, in_table)
                 family = seg.element.get(W + "font") if seg.element is not None else None
                 text = symbol_font_text(seg.text, family or run_props.font)
@@ -348,7 +357,7 @@ class StoryBuilder:
                 if commented:
                     record.commented.append((offset, end, seg.comments))
             elif kind == "note":
-                rpr = seg.run.find(_RPR) if seg.run is not None else None
+                rpr = first_child(seg.run, _RPR) if seg.run is not None else None
                 run_props = resolver.run(rpr, style_id, table_style, in_table)
                 start = cursor.position()
                 commented = ctx.marks_comments(seg.comments)
@@ -382,7 +391,7 @@ class StoryBuilder:
                     factory.block(props, 0, bottom, True, bleed=self._bleed(in_table)), mark_format
                 )
             elif kind == "field" and ctx.page_fields is not None:
-                rpr = seg.run.find(_RPR) if seg.run is not None else None
+                rpr = first_child(seg.run, _RPR) if seg.run is not None else None
                 run_props = resolver.run(rpr, style_id, table_style, in_table)
                 cursor.insertText(
                     ctx.page_fields.get(seg.text, ""), factory.char(run_props, on_dark=self._dark)
@@ -501,7 +510,7 @@ class StoryBuilder:
             if not is_top_aligned(cell_format):
                 self.aligned_cells.append(qcell.firstPosition())
             cell_cursor = qcell.firstCursorPosition()
-            cell_flow = Flow(fresh=True, dark=_dark(cell_format.background()))
+            cell_flow = Flow(fresh=True, dark=self._dark_format(cell_format))
         top = cell.top
         inner = formats.span_width(top) - cell_format.leftPadding() - cell_format.rightPadding()
         self.ctx.content_width = max(1.0, inner)
@@ -514,6 +523,13 @@ class StoryBuilder:
         finally:
             self._cell_depth -= 1
             self._cell_text_width = outer_text_width
+
+    def _dark_format(self, cell_format: QTextTableCellFormat) -> bool:
+        """:func:`_dark` of a shared cell format, read once per format (equal cells share one)."""
+        found = self._dark_formats.get(id(cell_format))
+        if found is None:
+            found = self._dark_formats[id(cell_format)] = (cell_format, _dark(cell_format.background()))
+        return found[1]
 
     def _grid(self, tbl: etree._Element) -> TableGrid:
         """The table's grid, computed once even when the table is built in parts."""
@@ -561,7 +577,7 @@ def _text_spans(offset: int, shown: str, written: str) -> list[tuple[int, int, s
 
 def _dark(brush: QBrush) -> bool:
     """A cell shading dark enough for Word to draw automatic-colour text white."""
-    if brush.style() == Qt.BrushStyle.NoBrush:
+    if brush.style() == _NO_BRUSH:
         return False
     return cell_is_dark(brush.color().name()[1:])
 
@@ -586,7 +602,7 @@ def _pstyle(ppr: etree._Element | None, resolver: FormatResolver) -> str | None:
 
 def _mark_revision(ppr: etree._Element | None) -> etree._Element | None:
     """The insertion or deletion of a paragraph's mark (``w:pPr/w:rPr/w:ins|del``), for its author."""
-    rpr = ppr.find(_RPR) if ppr is not None else None
+    rpr = first_child(ppr, _RPR) if ppr is not None else None
     if rpr is None:
         return None
     return next((child for child in rpr if child.tag in _DELETED or child.tag in _INSERTED), None)
