@@ -51,6 +51,8 @@ _R = W + "r"
 _JC, _SPACING, _IND, _NUMPR, _RPR = W + "jc", W + "spacing", W + "ind", W + "numPr", W + "rPr"
 _P, _TBL, _NUM_ID, _ILVL = W + "p", W + "tbl", W + "numId", W + "ilvl"
 _PARA_ID = W14 + "paraId"
+_SDT, _SDT_CONTENT, _ALT_CHUNK, _TR = W + "sdt", W + "sdtContent", W + "altChunk", W + "tr"
+_ALTERNATE, _CHOICE, _FALLBACK = MC + "AlternateContent", MC + "Choice", MC + "Fallback"
 
 
 @dataclass(slots=True, eq=False)
@@ -215,21 +217,21 @@ class BodyWalker:
                 paragraph_index += 1
             elif tag == _TBL:
                 self._table(child)
-            elif tag == W + "sdt":
-                content = child.find(W + "sdtContent")
+            elif tag == _SDT:
+                content = child.find(_SDT_CONTENT)
                 if content is not None:
                     self._container(content)
             elif tag in BLOCK_WRAPPERS:
                 self._container(child)
-            elif tag == MC + "AlternateContent":
-                chosen = child.find(MC + "Choice")
+            elif tag == _ALTERNATE:
+                chosen = child.find(_CHOICE)
                 if chosen is None:
-                    chosen = child.find(MC + "Fallback")
+                    chosen = child.find(_FALLBACK)
                 if chosen is not None:
                     self._container(chosen)
-            elif tag == W + "altChunk":
+            elif tag == _ALT_CHUNK:
                 self._diagnostic("[Unsupported w:altChunk content]", "altChunk")
-            elif tag == W + "tr":
+            elif tag == _TR:
                 self._diagnostic("[Unsupported nested w:tr content]", "tr")
             self._position += 1
 
