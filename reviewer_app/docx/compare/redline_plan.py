@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from lxml import etree
@@ -75,6 +76,8 @@ class Planner:
         self.hosted: dict[int, tuple[list[str], list[str]]] = {}
         #: revised entries of cells a new column brings (see :mod:`.redline_cells`)
         self.columns_r: set[int] = set()
+        #: blank base paragraphs that take the text hosted after them (see :meth:`_host_after`)
+        self.blank_hosts: set[int] = set()
 
     # ------------------------------------------------------------------ entry point
     def run(self) -> StoryPlan:
@@ -170,7 +173,7 @@ class Planner:
         changed = b.key != r.key or spaces_differ(b.block.text, r.block.text)
         if changed or before or after:
             own = with_base_markers(b.block.text, r.block.text) if changed else b.block.text
-            parts = [*before, own, *after]
+            parts = [*before, own, *after] if id(b) not in self.blank_hosts else after
             text = SPLIT_SEPARATOR.join(parts)
             if text != b.block.text:
                 planned = Planned({"type": "replaceBlock", "text": text}, b.block.element)
@@ -218,25 +221,44 @@ class Planner:
             return
         cell = cells[0]
 
-        def host_at(k: int) -> Entry | None:
+        def host_at(k: int) -> Event | None:
             e = self.events[k]
             if e.kind != "pair" or e.revised.block.element is None or e.base.block.element is None:
                 return None
             inner = ancestors(e.revised.block.element, _TC)
-            return e.base if inner and inner[0] is cell else None
+            return e if inner and inner[0] is cell else None
 
+        text = without_markers(r.block.text)
         for k in range(index - 1, max(index - _HOST_WINDOW, 0) - 1, -1):
             host = host_at(k)
             if host is not None:
-                self.hosted.setdefault(id(host), ([], []))[1].append(without_markers(r.block.text))
+                self._host_after(host, (host_at(j) for j in range(k - 1, max(k - _HOST_WINDOW, 0) - 1, -1)))
+                self.hosted.setdefault(id(host.base), ([], []))[1].append(text)
                 self.done.add(id(r))
                 return
         for k in range(index + 1, min(index + _HOST_WINDOW, len(self.events))):
             host = host_at(k)
             if host is not None:
-                self.hosted.setdefault(id(host), ([], []))[0].append(without_markers(r.block.text))
+                self.hosted.setdefault(id(host.base), ([], []))[0].append(text)
                 self.done.add(id(r))
                 return
+
+    def _host_after(self, host: Event, earlier: Iterator[Event | None]) -> None:
+        """Before the first paragraph is hosted after a blank one: let the blank line be made at
+        the end of the pair before it in the cell instead, and the blank paragraph take the
+        added text. A paragraph can only be split strictly inside its text, so a blank host
+        would have to be split at its very start; a neighbour with words can end in a new blank
+        line. A blank pair holding a picture or equation keeps it (it is not blank there)."""
+        b, r = host.base, host.revised
+        if id(b) in self.hosted or b.block.text or r.block.text:
+            return
+        if holds_object(b.block.element) or holds_object(r.block.element):
+            return
+        before = next((e for e in earlier if e is not None), None)
+        if before is None or not before.base.block.text:
+            return
+        self.hosted.setdefault(id(before.base), ([], []))[1].append("")
+        self.blank_hosts.add(id(b))
 
     # ------------------------------------------------------------------ deletions
     def _deleted(self, b: Entry) -> None:

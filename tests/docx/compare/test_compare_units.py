@@ -196,3 +196,17 @@ def test_an_equation_in_a_row_added_whole_stays_in_its_cell() -> None:
         assert revision_count(out["buffer"]) == 1
         assert _cell_texts(resolved(out["buffer"], True)) == _cell_texts(y)
         assert _cell_texts(resolved(out["buffer"], False)) == _cell_texts(x)
+
+
+def test_a_paragraph_added_after_a_blank_line_of_a_cell() -> None:
+    """A cell ending in a blank line gains a paragraph after it. A paragraph can only be split
+    strictly inside its text, so the blank line cannot be cut in front of the new words: the
+    line before it ends in a new blank line and the old blank one takes the words. Accepting
+    gives the revised cell, blank line included, and rejecting the base; nothing is skipped."""
+    kept = [p("Term.") + p(), p("Five years.")]
+    grown = [p("Term.") + p() + p("Renewable once."), p("Five years.")]
+    a, b = make_docx(_cells_table([kept]) + p()), make_docx(_cells_table([grown]) + p())
+    for x, y, out in _both_ways(a, b):
+        _round_trips(x, y, out)
+        assert _cell_texts(resolved(out["buffer"], True)) == _cell_texts(y)
+        assert _cell_texts(resolved(out["buffer"], False)) == _cell_texts(x)
