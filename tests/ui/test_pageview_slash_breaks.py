@@ -20,6 +20,8 @@ from reviewer_app.docx.reviewer import DocxReviewer
 from reviewer_app.ui.pageview.caret import paragraph_text
 from reviewer_app.ui.pageview.layout import PagedLayout
 from reviewer_app.ui.pageview.render import render_pdf
+from tests.cli_runner import run_reviewer
+from tests.conftest import CORPUS
 from tests.docx_factory import make_docx, p
 
 #: no hyphen in it: Word and LibreOffice would break at one (as "pilot-" | "agreement/1.1")
@@ -160,3 +162,16 @@ def test_a_word_longer_than_the_cell_is_cut_where_it_overflows(qapp, tmp_path: P
     pdf_lines = extracted.stdout.split()
     assert pdf_lines[:2] == ["{IF", lines[1]], pdf_lines
     assert not {"\u2028", "\u200b"} & set(extracted.stdout)
+
+
+def test_a_url_qt_will_not_cut_where_we_measured_still_lays_out(tmp_path: Path) -> None:
+    """docx4j's Getting Started guide has a GitHub address after a line break, longer than its
+    line: where our measure of what fits and Qt's differ, Qt keeps its own break before the mark
+    we set, and setting the mark again and again hung ``reviewer pdf`` for ever. The address is
+    laid out (in its own process, so a hang fails the test instead of the suite) and reads whole."""
+    source = CORPUS / "public" / "docx4j_Docx4j_GettingStarted.docx"
+    out = tmp_path / "guide.pdf"
+    done = run_reviewer("pdf", source, "-o", out, timeout=240)
+    assert done.returncode == 0, done.stderr
+    text = subprocess.run(["pdftotext", str(out), "-"], capture_output=True, text=True, check=True).stdout
+    assert "main/java/org/docx4j/sample" in text.replace("\n", "")

@@ -142,6 +142,14 @@ def keep_slashed_words(block: QTextBlock, frame_width: float | None = None) -> l
         at = slash_split_word(block, frame_width)
         if at is None:
             break
+        if marks and block.position() + at == marks[-1]:
+            # Qt kept its own break before the mark just set (where a word overflows a line, our
+            # measure of what fits and Qt's can differ by a fraction): take the mark back and
+            # leave Qt's break rather than set the same mark again for ever
+            cursor = QTextCursor(block.document())
+            cursor.setPosition(marks.pop())
+            cursor.deleteChar()
+            break
         cursor = QTextCursor(block.document())
         cursor.setPosition(block.position() + at)
         cursor.insertText(LINE_MARK)
