@@ -256,6 +256,25 @@ def test_a_re_check_after_an_edit_finds_what_a_fresh_check_finds(block_id, find,
     assert again  # each edit leaves something to report
 
 
+def test_a_re_check_after_a_new_paragraph_finds_what_a_fresh_check_finds():
+    # A paragraph added is no text edit: every block is looked up again, those the last check
+    # read (the one a text edit changed since too) keep their facts, and the findings are
+    # those of a fresh check.
+    reviewer = reviewer_of(*DEFINITIONS, *uses(), "A Trade Secret stays a secret of the trade.")
+    checker = Checker()
+    checker.check(reviewer.snapshot(), reviewer.document.body)
+    _replace(reviewer, "00000007", "Affiliate.", "Afiliate.")
+    assert {f.code for f in checker.check(reviewer.snapshot(), reviewer.document.body)} == {"termMisspelt"}
+    added = "The Afiliate pays within thirty (45) days [●]."
+    operation = {"id": "i", "type": "insertAfterBlock", "blockId": "00000005", "text": added}
+    reviewer.apply_operations({"version": 1, "operations": [operation]})
+    again = checker.check(reviewer.snapshot(), reviewer.document.body)
+    assert again == Checker().check(reviewer.snapshot(), reviewer.document.body)
+    (new,) = [b.id for b in reviewer.snapshot().blocks if b.text == added]
+    expected = ["termMisspelt", "wordsFiguresMismatch", "placeholder"]
+    assert [f.code for f in again if f.block_id == new] == expected
+
+
 def test_blocks_with_the_same_text_each_get_their_own_findings():
     # Blocks alike share one reading: each must still be told its own findings, also after
     # an edit to one of them.

@@ -126,7 +126,6 @@ class Checker:
     """
 
     def __init__(self) -> None:
-        self._by_content: dict[tuple, Facts] = {}
         self._blocks: list[Block] = []
         self._facts: list[Facts] = []
         self._order: dict[str, int] = {}
@@ -211,20 +210,14 @@ class Checker:
             self._stale.add("manual")
 
     def _read_all(self, snapshot: Snapshot, blocks: list[Block]) -> None:
-        fresh: dict[tuple, Facts] = {}
+        # the last check's facts by all they depend on (none on a first check): blocks it read
+        # keep theirs, however the document changed around them
+        known = {_content(b, f.context): f for b, f in zip(self._blocks, self._facts, strict=True)}
         reader = TextReader()
         alike: dict[tuple, Facts] = {}  # facts by all they depend on but block id, list and label
         self._facts = []
         for block, context in zip(blocks, self._contexts(blocks), strict=True):
-            key = (
-                block.id,
-                block.text,
-                block.kind,
-                block.heading_level,
-                tuple(block.list_reference.values()) if block.list_reference else None,
-                context,
-            )
-            facts = self._by_content.get(key)
+            facts = known.get(_content(block, context)) if known else None
             if facts is None:
                 like = _alike(block, context)
                 model = alike.get(like)
@@ -232,9 +225,7 @@ class Checker:
                     facts = alike[like] = _facts(block, context, reader.read(block.id, block.text))
                 else:
                     facts = _readdressed(model, block, context)
-            fresh[key] = facts
             self._facts.append(facts)
-        self._by_content = fresh
         self._order = snapshot.memo("check_order", lambda snap: {b.id: i for i, b in enumerate(snap.blocks)})
         self._vocabulary = Vocabulary(map(attrgetter("lower_words"), self._facts))
         for name, share in _SHARES:  # each sum made at once, with C-level getters and filter
@@ -488,6 +479,19 @@ def _facts(block: Block, context: tuple[str | None, bool, bool, bool, bool], rea
         parties=_party_names(term_block),
         borrows_terms=read.borrows_terms,
         manual=manual,
+    )
+
+
+def _content(block: Block, context: tuple[str | None, bool, bool, bool, bool]) -> tuple:
+    """All a block's facts depend on: its id, text, kind, level, list and ``context``."""
+    ref = block.list_reference
+    return (
+        block.id,
+        block.text,
+        block.kind,
+        block.heading_level,
+        tuple(ref.values()) if ref else None,
+        context,
     )
 
 
