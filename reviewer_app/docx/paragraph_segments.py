@@ -93,7 +93,16 @@ class StoryState:
 class ParagraphSegments(TextWalk):
     """Walks one ``w:p`` into :class:`Segment` objects (see module docstring)."""
 
-    __slots__ = ("segments", "state", "anchors", "format_change", "page_fields", "_comments", "_simple")
+    __slots__ = (
+        "segments",
+        "state",
+        "anchors",
+        "format_change",
+        "page_fields",
+        "run_properties",
+        "_comments",
+        "_simple",
+    )
 
     def __init__(self, state: StoryState, notes: NoteNumbers, page_fields: bool = False) -> None:
         super().__init__(state.fields, notes, collect=False)
@@ -103,6 +112,9 @@ class ParagraphSegments(TextWalk):
         self.anchors: list[tuple[str, int]] = []
         self.format_change = False
         self.page_fields = page_fields
+        #: each run walked -> its ``w:rPr`` (None: it has none), so a reader of the segments'
+        #: formatting need not search the run again
+        self.run_properties: dict[etree._Element, etree._Element | None] = {}
         self._comments = frozenset(state.open_comments)
         self._simple: set[int] = set()
 
@@ -199,7 +211,7 @@ class ParagraphSegments(TextWalk):
 
     def run(self, run: etree._Element) -> None:
         """The base walker's run rules; a run whose properties changed flags the paragraph."""
-        rpr = first_child(run, _RPR)
+        rpr = self.run_properties[run] = first_child(run, _RPR)
         if rpr is not None and first_child(rpr, _RPR_CHANGE) is not None:
             self.format_change = True
         super().run(run)

@@ -333,7 +333,7 @@ class StoryBuilder:
                     if mode == "none":
                         role = "text"
                 run = seg.run
-                rpr = first_child(run, _RPR) if run is not None else None
+                rpr = _run_properties(walk, run)
                 run_props = resolver.run(rpr, style_id, table_style, in_table)
                 family = seg.element.get(W + "font") if seg.element is not None else None
                 text = symbol_font_text(seg.text, family or run_props.font)
@@ -357,7 +357,7 @@ class StoryBuilder:
                 if commented:
                     record.commented.append((offset, end, seg.comments))
             elif kind == "note":
-                rpr = first_child(seg.run, _RPR) if seg.run is not None else None
+                rpr = _run_properties(walk, seg.run)
                 run_props = resolver.run(rpr, style_id, table_style, in_table)
                 start = cursor.position()
                 commented = ctx.marks_comments(seg.comments)
@@ -391,7 +391,7 @@ class StoryBuilder:
                     factory.block(props, 0, bottom, True, bleed=self._bleed(in_table)), mark_format
                 )
             elif kind == "field" and ctx.page_fields is not None:
-                rpr = first_child(seg.run, _RPR) if seg.run is not None else None
+                rpr = _run_properties(walk, seg.run)
                 run_props = resolver.run(rpr, style_id, table_style, in_table)
                 cursor.insertText(
                     ctx.page_fields.get(seg.text, ""), factory.char(run_props, on_dark=self._dark)
@@ -573,6 +573,14 @@ def _text_spans(offset: int, shown: str, written: str) -> list[tuple[int, int, s
         spans.append((offset + start, length, None if same else written[start : start + length]))
         start += length
     return spans
+
+
+def _run_properties(walk: Any, run: etree._Element | None) -> etree._Element | None:
+    """The ``w:rPr`` of a segment's run: as the walk found it, else (a deleted run's) searched."""
+    if run is None:
+        return None
+    found = walk.run_properties
+    return found[run] if run in found else first_child(run, _RPR)
 
 
 def _dark(brush: QBrush) -> bool:

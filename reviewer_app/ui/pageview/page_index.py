@@ -183,14 +183,14 @@ class PageIndex:
         doc_layout = document.documentLayout()
         height = section_doc.page_height
         block = document.findBlock(doc.current(doc.next_block))
-        last = document.lastBlock()
+        last = document.lastBlock().position()
         # lines on pages whose footnotes are not settled may still move to the next page
         settled = None if final else self._settled(doc_index)
         shifted = bool(doc.shifts)
         while block.isValid():
-            if block == last and not final:
-                break
             position = block.position()
+            if position == last and not final:
+                break
             if until is not None and position > until:
                 break
             text_layout = block.layout()
