@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtGui import QTextCursor, QTextFormat
+from PySide6.QtGui import QTextFormat
 
-from .pages import line_top
+from .pages import break_before, line_top, take_break_back
 
 if TYPE_CHECKING:  # pragma: no cover
     from .pages import SectionDoc
@@ -52,10 +52,7 @@ def _at_page_top(y: float, section_doc: SectionDoc) -> bool:
 
 
 def _break_before(section_doc: SectionDoc, record: RenderedBlock) -> None:
-    block = section_doc.document.findBlock(record.start)
-    fmt = block.blockFormat()
-    fmt.setPageBreakPolicy(fmt.pageBreakPolicy() | _ALWAYS_BEFORE)
-    QTextCursor(block).setBlockFormat(fmt)
+    break_before(section_doc.document.findBlock(record.start))
     record.kept = True
 
 
@@ -97,10 +94,7 @@ def release_keeps(section_doc: SectionDoc, first: int) -> None:
     for record in section_doc.records[first:]:
         if record.kept:
             record.kept = False
-            block = section_doc.document.findBlock(record.start)
-            fmt = block.blockFormat()
-            fmt.setPageBreakPolicy(fmt.pageBreakPolicy() & ~_ALWAYS_BEFORE)
-            QTextCursor(block).setBlockFormat(fmt)
+            take_break_back(section_doc.document.findBlock(record.start))
 
 
 def apply_keeps(
