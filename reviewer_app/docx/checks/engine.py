@@ -27,7 +27,7 @@ from .clauses import ClauseTracker
 from .definitions import Definition
 from .model import Finding, placed, sort_key
 from .removed import RemovedDefinitions
-from .text_facts import TextFacts, TextReader
+from .text_facts import TextReader, title_of, words_up_to
 from .vocabulary import Vocabulary
 
 _SIGNATURE_LABEL = re.compile(r"^\s*([A-Z][A-Z ]{2,30}):")
@@ -57,32 +57,10 @@ class Facts:
 
 
 _MANUAL_PREFIX = re.compile(r"^\s*\d{1,3}(?:\.\d{1,3})*\.?\s+")
-#: Where a run-in title ends: a tab, a full stop ending the text or, after a small letter or a
-#: bracket, one before a space (led by the characters, so searched for quickly).
-_TITLE_END = re.compile(r"\t|\.(?:$|(?<=[a-z)]\.)(?=\s))")
-
-
-def _title(block: Block) -> str | None:
-    """The title a heading or numbered clause carries (``Confidentiality.`` → ``Confidentiality``)."""
-    return _title_text(block.text)
-
-
-def _title_text(text: str) -> str | None:
-    text = text.strip()
-    if not text:
-        return None
-    head = _TITLE_END.split(text, maxsplit=1)[0].strip()
-    return head if 0 < _words_up_to(head, 8) <= 8 else None
-
-
-def _words_up_to(text: str, most: int) -> int:
-    """The number of words in ``text``, counted up to ``most + 1`` (enough to tell whether there
-    are at most ``most``, without splitting a long paragraph into all its words)."""
-    return len(text.split(None, most))
 
 
 def _label_end(block: Block, title: str | None, table_label: bool, is_title: bool) -> int:
-    if table_label or is_title or (block.heading_level is not None and _words_up_to(block.text, 10) <= 10):
+    if table_label or is_title or (block.heading_level is not None and words_up_to(block.text, 10) <= 10):
         return len(block.text)
     if title is not None and block.kind in ("heading", "listItem"):
         return block.text.find(title) + len(title)
@@ -198,7 +176,7 @@ class Checker:
         which document-wide results the change may alter."""
         old = self._facts[position]
         self._forget(position, old)
-        facts = _facts(block, old.context, TextReader().read(block.id, block.text))
+        facts = _facts(block, old.context, TextReader())
         self._facts[position] = facts
         self._vocabulary.add(facts.lower_words)
         self._remember(position, facts)
@@ -222,7 +200,7 @@ class Checker:
                 like = _alike(block, context)
                 model = alike.get(like)
                 if model is None:
-                    facts = alike[like] = _facts(block, context, reader.read(block.id, block.text))
+                    facts = alike[like] = _facts(block, context, reader)
                 else:
                     facts = _readdressed(model, block, context)
             self._facts.append(facts)
@@ -429,16 +407,17 @@ def _field_free(element: etree._Element | None, marks: dict[etree._Element, set[
     return {m.get(W + "name") or "" for m in element.iter(W + "bookmarkStart")} == marks.get(element, set())
 
 
-def _facts(block: Block, context: tuple[str | None, bool, bool, bool, bool], read: TextFacts) -> Facts:
-    """A block's facts in its ``context`` (see :meth:`Checker._contexts`), from ``read``, what
-    its text alone says."""
+def _facts(block: Block, context: tuple[str | None, bool, bool, bool, bool], reader: TextReader) -> Facts:
+    """A block's facts in its ``context`` (see :meth:`Checker._contexts`), from what its text
+    alone says (each text read once by ``reader``)."""
     label_text, table_label, in_definitions, party_context, is_title = context
     text = block.text
+    read = reader.read(block.id, text)
     manual = read.manual if not label_text and not block.table else None
-    title = _title(block) if (block.heading_level is not None or block.display_label) else None
+    title = reader.title(text) if (block.heading_level is not None or block.display_label) else None
     if manual is not None:
-        title = _title_text(_MANUAL_PREFIX.sub("", text))
-    short = _words_up_to(text, 8) <= 8 and not text.rstrip().endswith((".", ";", ","))
+        title = title_of(_MANUAL_PREFIX.sub("", text))
+    short = words_up_to(text, 8) <= 8 and not text.rstrip().endswith((".", ";", ","))
     is_title = is_title or (short and block.kind == "paragraph" and not block.table)
     table_label = table_label or bool(block.table and short)
     label = None
@@ -454,7 +433,7 @@ def _facts(block: Block, context: tuple[str | None, bool, bool, bool, bool], rea
     term_block = terms.TermBlock(
         text=text,
         words=read.words,
-        definitions=definitions.find(text, in_definitions),
+        definitions=reader.definitions(text, in_definitions),
         label_end=_label_end(block, title, table_label and short, is_title),
         in_definitions_clause=in_definitions,
         party_context=party_context or signature is not None or read.names_company,

@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from . import blanks, numbers, xrefs
+from . import blanks, definitions, numbers, xrefs
+from .definitions import Definition
 from .model import Finding, placed
 from .words import Words, contains_any, words
 
@@ -27,6 +28,25 @@ _COMPANY_CUES += ("N.V", "B.V", "AG", "SE")
 _BORROWS_TERMS = re.compile(
     r"(?:undefined|not (?:otherwise )?defined)[^.]{0,100}\b(?:meanings?|definitions?)\b", re.I
 )
+
+#: Where a run-in title ends: a tab, a full stop ending the text or, after a small letter or a
+#: bracket, one before a space (led by the characters, so searched for quickly).
+_TITLE_END = re.compile(r"\t|\.(?:$|(?<=[a-z)]\.)(?=\s))")
+
+
+def title_of(text: str) -> str | None:
+    """The title a heading or numbered clause carries (``Confidentiality.`` → ``Confidentiality``)."""
+    text = text.strip()
+    if not text:
+        return None
+    head = _TITLE_END.split(text, maxsplit=1)[0].strip()
+    return head if 0 < words_up_to(head, 8) <= 8 else None
+
+
+def words_up_to(text: str, most: int) -> int:
+    """The number of words in ``text``, counted up to ``most + 1`` (enough to tell whether there
+    are at most ``most``, without splitting a long paragraph into all its words)."""
+    return len(text.split(None, most))
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,10 +67,29 @@ class TextFacts:
 
 
 class TextReader:
-    """Reads each distinct text once; one reader serves one check."""
+    """Reads each distinct text once; one reader serves one check. Its title and definitions
+    are read when a rule asks, also once (a text shows in several contexts: a table's label
+    column and another, inside and outside a definitions clause)."""
 
     def __init__(self) -> None:
         self._read: dict[str, TextFacts] = {}
+        self._titles: dict[str, str | None] = {}
+        self._definitions: dict[tuple[str, bool], list[Definition]] = {}
+
+    def title(self, text: str) -> str | None:
+        """The title a heading or numbered clause carries (see :func:`title_of`)."""
+        found = self._titles.get(text, self)
+        if found is self:
+            found = self._titles[text] = title_of(text)
+        return found  # type: ignore[return-value]
+
+    def definitions(self, text: str, in_definitions_clause: bool) -> list[Definition]:
+        """The text's definitions (:func:`definitions.find`); the list is shared, not to change."""
+        key = (text, in_definitions_clause)
+        found = self._definitions.get(key)
+        if found is None:
+            found = self._definitions[key] = definitions.find(text, in_definitions_clause)
+        return found
 
     def read(self, block_id: str, text: str) -> TextFacts:
         found = self._read.get(text)
