@@ -44,7 +44,7 @@ from ...docx.format_resolver import FormatResolver
 from ...docx.numformats import symbol_font_text
 from ...docx.paragraph_segments import StoryState, paragraph_segments
 from ...docx.table_grid import GridCell, TableGrid
-from ...docx.text import NoteNumbers, paragraph_mark_state
+from ...docx.text import NoteNumbers, mark_state
 from ...docx.xmlutil import W, first_child
 from .floating import Floating, read_floating
 from .images import describe_object
@@ -161,7 +161,8 @@ class StoryBuilder:
         notes = NoteNumbers(*block.notes_before) if block is not None else NoteNumbers()
         walk = paragraph_segments(p, self.state, notes, ctx.page_fields is not None)
         segments = walk.segments
-        mark_deleted, mark_inserted = paragraph_mark_state(p)
+        mark_rpr = first_child(ppr, _RPR) if ppr is not None else None
+        mark_deleted, mark_inserted = mark_state(mark_rpr)
         mark_mode = ctx.revision_mode(_mark_revision(ppr)) if mark_deleted or mark_inserted else mode
         if (mark_mode == "none" and mark_deleted) or (mode == "original" and mark_inserted):
             hidden = "delete" if mark_mode == "none" else "insert"
@@ -184,7 +185,6 @@ class StoryBuilder:
             table_format.setBottomMargin(top * TWIPS)
             flow.last_table.setFormat(table_format)
             flow.last_table = None
-        mark_rpr = first_child(ppr, _RPR) if ppr is not None else None
         mark_props = ctx.resolver.run(mark_rpr, style_id, table_style, in_table)
         line_factor = ctx.factory.line_factor(mark_props)
         if fixed_format is not None:
@@ -284,7 +284,7 @@ class StoryBuilder:
         level = ctx.resolver.document.numbering.level(*numbering)
         if level is not None and level.hidden:
             return 0.0
-        lvl = ctx.resolver.numbering_level(*numbering)
+        lvl = level.element if level is not None else None
         lvl_rpr = first_child(lvl, _RPR) if lvl is not None else None
         props = ctx.resolver.run(mark_rpr, style_id, table_style, in_table, extra=lvl_rpr)
         family = mark_props.font if props.font.lower() in _BULLET_FONTS else None
