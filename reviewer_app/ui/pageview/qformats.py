@@ -227,8 +227,8 @@ class FormatFactory:
         return fmt
 
     def line_factor(self, props: RunProps) -> float:
-        """How much taller than Qt's the lines of text in ``props``'s font are in LibreOffice
-        (see :func:`.fonts.line_gap_factor`): a paragraph's spacing is scaled by it."""
+        """The lines of text in ``props``'s font in LibreOffice, as a share of Qt's (see
+        :func:`.fonts.line_gap_factor`): a paragraph's spacing is scaled by it."""
         key = (props.font, props.size_hp, props.bold, props.italic)
         factor = self._line_factors.get(key)
         if factor is None:
