@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtGui import QTextCursor
+from PySide6.QtGui import QTextCursor, QTextFormat
 
 from .pages import SPLIT_MIN_CHARS, SPLIT_PAGES, SectionDoc, SplitMark, line_top
 from .qformats import TWIPS
@@ -79,7 +79,10 @@ class FlowSplitter:
         page break (by a keep rule or a footnote) below the top margin by the space after
         the paragraph before it, but a document's first paragraph at the top margin: cutting
         there would let that page hold one more line, and every later page would then break
-        elsewhere than in a layout written in one slice.
+        elsewhere than in a layout written in one slice. Nor is a paragraph that carries a page
+        break of its own (page break before, a closing page break, a keep rule's or a footnote's
+        break): since such a paragraph starts at the top margin too, cutting there made the
+        Docx4j guide's sliced layout one page longer than its layout in one slice.
         """
         current = self.docs[-1]
         if current.page_count() < SPLIT_PAGES:
@@ -93,6 +96,8 @@ class FlowSplitter:
                 continue  # a section starts in what would be cut off: its start stays where it is
             block = document.findBlock(mark.position)
             if not block.isValid() or block.position() != mark.position or not block.previous().isValid():
+                continue
+            if block.blockFormat().pageBreakPolicy() & QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore:
                 continue
             first = line_top(doc_layout, block, 0)
             if first is None:
