@@ -81,7 +81,7 @@ class HeaderFooters:
                 continue
             built = self._build(rel_id, width, {"PAGE": "1", "NUMPAGES": "1", "SECTIONPAGES": "1"})
             if built is not None:
-                tallest = max(tallest, laid_out_height(built))
+                tallest = max(tallest, built.size().height())
         return tallest
 
     def story(self, page: Page, kind: str) -> str | None:
@@ -191,16 +191,6 @@ def story_document(
     doc.records = builder.records  # the painter draws their paragraph borders
     doc.floats = builder.floats  # and places their anchored drawings
     return doc
-
-
-def laid_out_height(doc: QTextDocument) -> float:
-    """Height (LU) a story takes on the page, its last paragraph's space after included.
-
-    Qt's document size stops at the last line, but Word counts that space too: a header whose
-    last paragraph has 12 pt after starts the body 12 pt lower (as LibreOffice does), and a
-    footnote separator's spacing widens the band above the notes.
-    """
-    return doc.size().height() + doc.lastBlock().blockFormat().bottomMargin()
 
 
 def _has_objects(root: etree._Element) -> bool:

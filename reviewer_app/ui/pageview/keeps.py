@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtGui import QTextFormat
+from PySide6.QtGui import QTextCursor, QTextFormat
 
-from .pages import break_before, line_top, take_break_back
+from .pages import line_top
 
 if TYPE_CHECKING:  # pragma: no cover
     from .pages import SectionDoc
@@ -52,7 +52,10 @@ def _at_page_top(y: float, section_doc: SectionDoc) -> bool:
 
 
 def _break_before(section_doc: SectionDoc, record: RenderedBlock) -> None:
-    break_before(section_doc.document.findBlock(record.start))
+    block = section_doc.document.findBlock(record.start)
+    fmt = block.blockFormat()
+    fmt.setPageBreakPolicy(fmt.pageBreakPolicy() | _ALWAYS_BEFORE)
+    QTextCursor(block).setBlockFormat(fmt)
     record.kept = True
 
 
@@ -94,7 +97,10 @@ def release_keeps(section_doc: SectionDoc, first: int) -> None:
     for record in section_doc.records[first:]:
         if record.kept:
             record.kept = False
-            take_break_back(section_doc.document.findBlock(record.start))
+            block = section_doc.document.findBlock(record.start)
+            fmt = block.blockFormat()
+            fmt.setPageBreakPolicy(fmt.pageBreakPolicy() & ~_ALWAYS_BEFORE)
+            QTextCursor(block).setBlockFormat(fmt)
 
 
 def apply_keeps(

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lxml import etree
-from PySide6.QtGui import QTextBlock, QTextCursor, QTextDocument, QTextFormat
+from PySide6.QtGui import QTextCursor, QTextDocument, QTextFormat
 
 from ...docx.numformats import format_number
 from ...docx.sections import SectionProps
@@ -141,8 +141,6 @@ class SplitMark:
     doc_records: int
     state: tuple[list[bool], set[str], list[list[Any]]]
     prev_style: str | None
-    #: the section the paragraph is in (the writer counts sections again from there)
-    section: int
 
 
 #: A document is split only once it has this many pages (and at a page top after them) ...
@@ -272,48 +270,6 @@ def hold_full_collections(hold: bool) -> None:
         threshold = _held.pop()
         if not _held:
             gc.set_threshold(*threshold)
-
-
-_ALWAYS_BEFORE = QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore
-#: block-format property holding a paragraph's space after (LU) while :func:`break_before`
-#: has dropped it
-_DROPPED_AFTER = QTextFormat.Property.UserProperty + 1
-
-
-def break_before(block: QTextBlock) -> None:
-    """Start a page at ``block``, as a keep rule or a footnote moving it on does.
-
-    The paragraph before it then ends its page, so its space after goes too: Qt would put that
-    space at the top of the new page, below the top margin, where Word and LibreOffice start
-    the paragraph at the margin. :func:`take_break_back` gives the space back.
-    """
-    fmt = block.blockFormat()
-    fmt.setPageBreakPolicy(fmt.pageBreakPolicy() | _ALWAYS_BEFORE)
-    QTextCursor(block).setBlockFormat(fmt)
-    previous = block.previous()
-    if not previous.isValid() or QTextCursor(previous).currentTable() is not None:
-        return
-    ending = previous.blockFormat()
-    if ending.hasProperty(_DROPPED_AFTER) or not ending.bottomMargin():
-        return
-    ending.setProperty(_DROPPED_AFTER, ending.bottomMargin())
-    ending.setBottomMargin(0)
-    QTextCursor(previous).setBlockFormat(ending)
-
-
-def take_break_back(block: QTextBlock, fmt: QTextFormat | None = None) -> None:
-    """Undo :func:`break_before`: ``block`` gets ``fmt`` (its format before), or loses the page
-    break, and the paragraph before it its space after again."""
-    if fmt is None:
-        fmt = block.blockFormat()
-        fmt.setPageBreakPolicy(fmt.pageBreakPolicy() & ~_ALWAYS_BEFORE)
-    QTextCursor(block).setBlockFormat(fmt.toBlockFormat())
-    previous = block.previous()
-    ending = previous.blockFormat() if previous.isValid() else None
-    if ending is not None and ending.hasProperty(_DROPPED_AFTER):
-        ending.setBottomMargin(ending.doubleProperty(_DROPPED_AFTER))
-        ending.clearProperty(_DROPPED_AFTER)
-        QTextCursor(previous).setBlockFormat(ending)
 
 
 def clear_page_break(document: QTextDocument) -> None:
