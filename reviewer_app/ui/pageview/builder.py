@@ -26,24 +26,20 @@ from itertools import groupby
 from typing import Any
 
 from lxml import etree
-from PySide6.QtCore import Qt
 from PySide6.QtGui import (
-    QBrush,
     QColor,
     QFontMetricsF,
     QTextBlockFormat,
     QTextCharFormat,
     QTextCursor,
     QTextImageFormat,
-    QTextLength,
-    QTextTable,
     QTextTableCellFormat,
 )
 
 from ...docx.format_resolver import FormatResolver
 from ...docx.numformats import symbol_font_text
 from ...docx.paragraph_segments import StoryState, paragraph_segments
-from ...docx.table_grid import GridCell, TableGrid
+from ...docx.table_grid import TableGrid
 from ...docx.text import NoteNumbers, mark_state
 from ...docx.xmlutil import W, first_child
 from .floating import Floating, read_floating
@@ -53,7 +49,8 @@ from .qformats import TWIPS, leave_spacing_before_break, script_of
 from .records import MODES, BuildContext, Flow, RenderedBlock, story_items
 from .slash_breaks import SLASH_IN_WORD, keep_slashed_words
 from .table_split import TablePart
-from .tables import TableFormats, cell_is_dark, is_top_aligned, keep_row, table_style_id
+from .table_writer import TableWriter
+from .tables import cell_is_dark
 
 _P, _TBL, _PPR, _RPR, _PSTYLE = W + "p", W + "tbl", W + "pPr", W + "rPr", W + "pStyle"
 __all__ = [
@@ -71,11 +68,10 @@ _SUFFIX = {"tab": "\t", "space": " "}
 _LABEL_SHIFT = {"right": 1.0, "end": 1.0, "center": 0.5}
 _ALT_CHUNK, _DRAWING = W + "altChunk", W + "drawing"
 _FOOTNOTE_REF, _ENDNOTE_REF = W + "footnoteReference", W + "endnoteReference"
-_NO_BRUSH = Qt.BrushStyle.NoBrush
 _BULLET_FONTS = frozenset(("symbol", "wingdings", "wingdings 2", "wingdings 3", "webdings"))
 
 
-class StoryBuilder:
+class StoryBuilder(TableWriter):
     """Builds one story (the body, or a header/footer) into QTextDocuments."""
 
     def __init__(
@@ -440,102 +436,9 @@ class StoryBuilder:
         flow.prev_style, flow.page_break = None, False
         self.records.append(record)
 
-    # ------------------------------------------------------------------ tables
-    def table(
-        self, tbl: etree._Element, cursor: QTextCursor, flow: Flow, rows: tuple[int, int] | None = None
-    ) -> None:
-        """A ``w:tbl`` as a QTextTable: grid, merges and cell formats first, then the cells' content.
-
-        ``rows`` builds only that row range (see :class:`TablePart`); a long table is laid out
-        as consecutive QTextTables, which draw as one because Qt overlaps the empty block
-        between them with the next table. A cell's content is built for the cell's own width,
-        so nested tables and images are measured against the cell, not the page.
-        """
-        grid = self._grid(tbl)
-        if not grid.rows or not any(row.cells for row in grid.rows):
-            return
-        first, stop = rows if rows is not None else (0, len(grid.rows))
-        if self.pending_break:
-            flow.page_break, self.pending_break = True, False
-        style_id = table_style_id(tbl)
-        ctx = self.ctx
-        available = round(ctx.content_width / TWIPS)
-        formats = TableFormats(grid, ctx.resolver, style_id, available, self._cell_formats)
-        table_format = formats.table_format(flow.page_break, grid.header_rows if first == 0 else 0)
-        table_format.setTopMargin(flow.prev_after * TWIPS)
-        if not self._cell_depth:  # not a table nested in a cell
-            left = table_format.leftMargin() + self.bleed[0]
-            table_format.setLeftMargin(left)
-            # Qt counts a table's margins inside its width: the table grows by its left margin
-            # so the columns keep their widths
-            table_format.setWidth(QTextLength(QTextLength.Type.FixedLength, left + sum(formats.widths)))
-        columns = len(formats.qt_columns)
-        cells = [c for row in grid.rows[first:stop] for c in row.cells if c.col < columns]
-        table = cursor.insertTable(stop - first, len(formats.qt_widths), table_format)
-        for cell in cells:
-            span_rows = min(cell.row_span, stop - cell.row)
-            column, span_columns = formats.qt_span(cell)
-            if (span_rows > 1 or span_columns > 1) and not cell.covered:
-                table.mergeCells(cell.row - first, column, span_rows, span_columns)
-        outer_width = ctx.content_width
-        try:
-            for cell in cells:
-                self._cell(table, cell, first, formats, style_id)
-        finally:
-            ctx.content_width = outer_width
-        cursor.setPosition(table.lastPosition() + 1)
-        flow.fresh = True
-        flow.prev_style, flow.page_break, flow.prev_after, flow.last_table = None, False, 0, table
-
     def _bleed(self, in_table: bool) -> tuple[float, float]:
         """The shift of a paragraph's indents: the story's bleed, none inside a table cell."""
         return (0.0, 0.0) if in_table else self.bleed
-
-    def _cell(
-        self, table: QTextTable, cell: GridCell, first: int, formats: TableFormats, style_id: str | None
-    ) -> None:
-        """Write one cell's content (a covered cell's text joins the cell that shows it)."""
-        qcell = table.cellAt(cell.row - first, formats.qt_span(cell)[0])
-        if not qcell.isValid():
-            return
-        if cell.covered:
-            if not "".join(cell.tc.itertext()).strip():
-                return  # an empty continuation: Word shows nothing of it
-            cell_cursor = qcell.lastCursorPosition()
-            cell_format = qcell.format().toTableCellFormat()
-            cell_flow = Flow(fresh=False, dark=_dark(cell_format.background()))
-        else:
-            cell_format = formats.cell_format(cell)
-            qcell.setFormat(cell_format)
-            if not is_top_aligned(cell_format):
-                self.aligned_cells.append(qcell.firstPosition())
-            cell_cursor = qcell.firstCursorPosition()
-            cell_flow = Flow(fresh=True, dark=self._dark_format(cell_format))
-        top = cell.top
-        inner = formats.span_width(top) - cell_format.leftPadding() - cell_format.rightPadding()
-        self.ctx.content_width = max(1.0, inner)
-        outer_text_width = self._cell_text_width
-        # Qt sets collapsed borders half inside the cell
-        self._cell_text_width = inner - (cell_format.leftBorder() + cell_format.rightBorder()) / 2
-        self._cell_depth += 1
-        try:
-            self.container(cell.tc, cell_cursor, cell_flow, style_id, True)
-        finally:
-            self._cell_depth -= 1
-            self._cell_text_width = outer_text_width
-
-    def _dark_format(self, cell_format: QTextTableCellFormat) -> bool:
-        """:func:`_dark` of a shared cell format, read once per format (equal cells share one)."""
-        found = self._dark_formats.get(id(cell_format))
-        if found is None:
-            found = self._dark_formats[id(cell_format)] = (cell_format, _dark(cell_format.background()))
-        return found[1]
-
-    def _grid(self, tbl: etree._Element) -> TableGrid:
-        """The table's grid, computed once even when the table is built in parts."""
-        if self._last_grid is None or self._last_grid[0] is not tbl:
-            self._last_grid = (tbl, TableGrid(tbl, keep_row(self.ctx.mode)))
-        return self._last_grid[1]
 
 
 def _insert_text(
@@ -581,13 +484,6 @@ def _run_properties(walk: Any, run: etree._Element | None) -> etree._Element | N
         return None
     found = walk.run_properties
     return found[run] if run in found else first_child(run, _RPR)
-
-
-def _dark(brush: QBrush) -> bool:
-    """A cell shading dark enough for Word to draw automatic-colour text white."""
-    if brush.style() == _NO_BRUSH:
-        return False
-    return cell_is_dark(brush.color().name()[1:])
 
 
 def _style_of(el: etree._Element | None, ctx: BuildContext) -> str | None:

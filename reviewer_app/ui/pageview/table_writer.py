@@ -1,0 +1,140 @@
+"""Writes a story's tables (``w:tbl``) as QTextTables: the table half of :class:`~.builder.StoryBuilder`.
+
+A table's grid (the one model in :mod:`reviewer_app.docx.table_grid`, filtered by the markup
+mode) decides its columns, merges and cell formats; each cell's content is then written by the
+builder's own paragraph code for the cell's width, so nested tables and images are measured
+against the cell, not the page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lxml import etree
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QTextCursor, QTextLength, QTextTable, QTextTableCellFormat
+
+from ...docx.table_grid import GridCell, TableGrid
+from .qformats import TWIPS
+from .records import BuildContext, Flow
+from .tables import TableFormats, cell_is_dark, is_top_aligned, keep_row, table_style_id
+
+_NO_BRUSH = Qt.BrushStyle.NoBrush
+
+
+class TableWriter:
+    """Mixed into :class:`~.builder.StoryBuilder`; uses its context, cell state and ``container``."""
+
+    ctx: BuildContext
+    bleed: tuple[float, float]
+    pending_break: bool
+    aligned_cells: list[int]
+    _cell_formats: dict[Any, Any]
+    _cell_depth: int
+    _cell_text_width: float
+    _dark_formats: dict[int, tuple[QTextTableCellFormat, bool]]
+    _last_grid: tuple[etree._Element, TableGrid] | None
+
+    def container(  # pragma: no cover - provided by the builder
+        self, parent: etree._Element, cursor: QTextCursor, flow: Flow, table_style: str | None, in_table: bool
+    ) -> None:
+        raise NotImplementedError
+
+    def table(
+        self, tbl: etree._Element, cursor: QTextCursor, flow: Flow, rows: tuple[int, int] | None = None
+    ) -> None:
+        """A ``w:tbl`` as a QTextTable: grid, merges and cell formats first, then the cells' content.
+
+        ``rows`` builds only that row range (see :class:`TablePart`); a long table is laid out
+        as consecutive QTextTables, which draw as one because Qt overlaps the empty block
+        between them with the next table. A cell's content is built for the cell's own width,
+        so nested tables and images are measured against the cell, not the page.
+        """
+        grid = self._grid(tbl)
+        if not grid.rows or not any(row.cells for row in grid.rows):
+            return
+        first, stop = rows if rows is not None else (0, len(grid.rows))
+        if self.pending_break:
+            flow.page_break, self.pending_break = True, False
+        style_id = table_style_id(tbl)
+        ctx = self.ctx
+        available = round(ctx.content_width / TWIPS)
+        formats = TableFormats(grid, ctx.resolver, style_id, available, self._cell_formats)
+        table_format = formats.table_format(flow.page_break, grid.header_rows if first == 0 else 0)
+        table_format.setTopMargin(flow.prev_after * TWIPS)
+        if not self._cell_depth:  # not a table nested in a cell
+            left = table_format.leftMargin() + self.bleed[0]
+            table_format.setLeftMargin(left)
+            # Qt counts a table's margins inside its width: the table grows by its left margin
+            # so the columns keep their widths
+            table_format.setWidth(QTextLength(QTextLength.Type.FixedLength, left + sum(formats.widths)))
+        columns = len(formats.qt_columns)
+        cells = [c for row in grid.rows[first:stop] for c in row.cells if c.col < columns]
+        table = cursor.insertTable(stop - first, len(formats.qt_widths), table_format)
+        for cell in cells:
+            span_rows = min(cell.row_span, stop - cell.row)
+            column, span_columns = formats.qt_span(cell)
+            if (span_rows > 1 or span_columns > 1) and not cell.covered:
+                table.mergeCells(cell.row - first, column, span_rows, span_columns)
+        outer_width = ctx.content_width
+        try:
+            for cell in cells:
+                self._cell(table, cell, first, formats, style_id)
+        finally:
+            ctx.content_width = outer_width
+        cursor.setPosition(table.lastPosition() + 1)
+        flow.fresh = True
+        flow.prev_style, flow.page_break, flow.prev_after, flow.last_table = None, False, 0, table
+
+    def _cell(
+        self, table: QTextTable, cell: GridCell, first: int, formats: TableFormats, style_id: str | None
+    ) -> None:
+        """Write one cell's content (a covered cell's text joins the cell that shows it)."""
+        qcell = table.cellAt(cell.row - first, formats.qt_span(cell)[0])
+        if not qcell.isValid():
+            return
+        if cell.covered:
+            if not "".join(cell.tc.itertext()).strip():
+                return  # an empty continuation: Word shows nothing of it
+            cell_cursor = qcell.lastCursorPosition()
+            cell_format = qcell.format().toTableCellFormat()
+            cell_flow = Flow(fresh=False, dark=_dark(cell_format.background()))
+        else:
+            cell_format = formats.cell_format(cell)
+            qcell.setFormat(cell_format)
+            if not is_top_aligned(cell_format):
+                self.aligned_cells.append(qcell.firstPosition())
+            cell_cursor = qcell.firstCursorPosition()
+            cell_flow = Flow(fresh=True, dark=self._dark_format(cell_format))
+        top = cell.top
+        inner = formats.span_width(top) - cell_format.leftPadding() - cell_format.rightPadding()
+        self.ctx.content_width = max(1.0, inner)
+        outer_text_width = self._cell_text_width
+        # Qt sets collapsed borders half inside the cell
+        self._cell_text_width = inner - (cell_format.leftBorder() + cell_format.rightBorder()) / 2
+        self._cell_depth += 1
+        try:
+            self.container(cell.tc, cell_cursor, cell_flow, style_id, True)
+        finally:
+            self._cell_depth -= 1
+            self._cell_text_width = outer_text_width
+
+    def _dark_format(self, cell_format: QTextTableCellFormat) -> bool:
+        """:func:`_dark` of a shared cell format, read once per format (equal cells share one)."""
+        found = self._dark_formats.get(id(cell_format))
+        if found is None:
+            found = self._dark_formats[id(cell_format)] = (cell_format, _dark(cell_format.background()))
+        return found[1]
+
+    def _grid(self, tbl: etree._Element) -> TableGrid:
+        """The table's grid, computed once even when the table is built in parts."""
+        if self._last_grid is None or self._last_grid[0] is not tbl:
+            self._last_grid = (tbl, TableGrid(tbl, keep_row(self.ctx.mode)))
+        return self._last_grid[1]
+
+
+def _dark(brush: QBrush) -> bool:
+    """A cell shading dark enough for Word to draw automatic-colour text white."""
+    if brush.style() == _NO_BRUSH:
+        return False
+    return cell_is_dark(brush.color().name()[1:])
