@@ -83,8 +83,9 @@ def page_records(layout: PagedLayout, page: Page) -> list[tuple[RenderedBlock, l
         rect = doc_layout.blockBoundingRect(block)
         if rect.top() > bottom + page.height:
             break
-        lines = _block_lines(block, rect, top, bottom)
-        if lines:
+        # a block starting below the page has no line on it; the walk goes on to the cells
+        # beside it, which may start higher up
+        if rect.top() < bottom and (lines := _block_lines(block, rect, top, bottom)):
             record = layout.record_at(page.doc_index, block.position())
             if record is not None:
                 entry = found.setdefault(id(record), (record, []))
