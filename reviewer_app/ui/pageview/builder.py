@@ -217,9 +217,10 @@ class StoryBuilder(TableWriter):
                 cursor, label, numbering, mark_rpr, mark_props, style_id, table_style, in_table
             )
         self._segments(cursor, walk, record, style_id, table_style, in_table, props, mark_format, bottom)
-        if label_shift and fixed_format is None:
+        text_factor = ctx.factory.text_line_factor(cursor.block(), line_factor)
+        if (label_shift or text_factor != line_factor) and fixed_format is None:
             block_format = ctx.factory.block(
-                props, top, bottom, flow.page_break, line_factor, bleed, label_shift
+                props, top, bottom, flow.page_break, text_factor, bleed, label_shift
             )
             cursor.setBlockFormat(block_format)
         self._keep_slashed_words(cursor, record, self._cell_text_width if in_table else None)

@@ -22,6 +22,7 @@ from PySide6.QtGui import (
     QColor,
     QFont,
     QGuiApplication,
+    QTextBlock,
     QTextBlockFormat,
     QTextCharFormat,
     QTextCursor,
@@ -31,6 +32,7 @@ from PySide6.QtGui import QTextOption as _QTextOption
 
 from ...docx.format_props import ParaProps, RunProps
 from .fonts import families_for, line_gap_factor, register_bundled_fonts, without_ligatures
+from .line_fonts import LINE_FONT, LineFonts
 
 #: Layout units per inch.
 LU_PER_INCH = 720
@@ -136,6 +138,7 @@ class FormatFactory:
         self._chars: dict[tuple[object, ...], QTextCharFormat] = {}
         self._blocks: dict[tuple[object, ...], QTextBlockFormat] = {}
         self._line_factors: dict[tuple[str, int, bool, bool], float] = {}
+        self.line_fonts = LineFonts()
         self._alive: dict[int, object] = {}  # keeps every props object keyed by id alive
 
     # -- characters ----------------------------------------------------------------------------
@@ -191,7 +194,9 @@ class FormatFactory:
             name = family or props.font_ea or props.font
         fmt = QTextCharFormat()
         kerning = 0 < props.kern_from_hp <= size * 2
-        fmt.setFont(make_font(name, size, self.scale, props.bold, props.italic, kerning))
+        font = make_font(name, size, self.scale, props.bold, props.italic, kerning)
+        fmt.setFont(font)
+        fmt.setProperty(LINE_FONT, self.line_fonts.number(font))
         if props.caps:
             fmt.setFontCapitalization(QFont.Capitalization.AllUppercase)
         elif props.small_caps:
@@ -235,6 +240,11 @@ class FormatFactory:
             font = make_font(props.font, props.size_hp / 2, self.scale, props.bold, props.italic)
             factor = self._line_factors[key] = line_gap_factor(font)
         return factor
+
+    def text_line_factor(self, block: QTextBlock, mark_factor: float) -> float:
+        """The line factor for ``block`` once its text is in: its main font's, not its paragraph
+        mark's (``mark_factor``) unless it holds no text (see :mod:`.line_fonts`)."""
+        return self.line_fonts.settle(block, mark_factor)
 
     # -- paragraphs ----------------------------------------------------------------------------
     def block(
