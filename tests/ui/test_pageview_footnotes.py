@@ -14,7 +14,6 @@ import pytest
 from PySide6.QtGui import QColor
 
 from reviewer_app.docx.reviewer import DocxReviewer
-from reviewer_app.ui.pageview.footnotes import SEPARATOR_LU
 from reviewer_app.ui.pageview.layout import Page, PagedLayout
 from reviewer_app.ui.pageview.paint import page_records
 from reviewer_app.ui.pageview.qformats import LU_PER_INCH, TWIPS
@@ -152,7 +151,7 @@ def test_the_rule_and_notes_are_painted(sample_layout: PagedLayout) -> None:
     dpi = 96
     image = render_page_image(sample_layout, page.number, dpi, markup_area=False)
     scale = dpi / LU_PER_INCH
-    rule_y = round((page.height - props.bottom * TWIPS - foot.height + SEPARATOR_LU / 2) * scale)
+    rule_y = round((page.height - props.bottom * TWIPS - foot.height + foot.rule / 2) * scale)
     left = round((props.left + props.gutter) * TWIPS * scale)
     dark = [
         x

@@ -64,9 +64,10 @@ class CaretInteraction:
         self._double_click: tuple[int, QPointF] | None = None  # (timestamp, point) of the last one
         #: where a Shift+arrow selection started (None: no keyboard selection)
         self._selection_anchor: Caret | None = None
-        #: (caret a Page Up/Down left, viewport x it aimed at): the next page key aims at the same x, as
-        #: in Word, so Page Down then Page Up comes back where it started
-        self._page_goal: tuple[Caret, float] | None = None
+        #: (caret a Page Up/Down left, viewport point it aimed at): the next page key aims at the same
+        #: point, as in Word, so Page Down then Page Up comes back where it started, however the
+        #: lines of the two screens fall
+        self._page_goal: tuple[Caret, QPointF] | None = None
         self._caret_shown = True
         self._blink = QTimer(self)
         self._blink.setInterval(max(100, QApplication.cursorFlashTime() // 2 or 530))
@@ -260,14 +261,15 @@ class CaretInteraction:
         line = self.caret_viewport_line()
         point = line.center() if line is not None else QPointF(viewport.width() / 2, 0)
         if self._page_goal is not None and self._page_goal[0] == self._caret:
-            point.setX(self._page_goal[1])  # the column of the first page key of this run
+            point = QPointF(self._page_goal[1])  # where the first page key of this run aimed
+        goal = QPointF(point)
         bar = self.verticalScrollBar()
         before = bar.value()
         bar.setValue(before + step * bar.pageStep())
         rest = step * bar.pageStep() - (bar.value() - before)
         point.setY(max(0.0, min(point.y() + rest, viewport.height() - 1.0)))
         moved = self._caret_at(point)
-        self._page_goal = None if moved is None else (moved, point.x())
+        self._page_goal = None if moved is None else (moved, goal)
         return moved
 
     def _caret_at(self: Any, point: QPointF) -> Caret | None:

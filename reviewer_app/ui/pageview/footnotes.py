@@ -14,6 +14,7 @@ reference reads ``[^N]``; the note's own text is its story (``list_stories`` / `
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -22,15 +23,16 @@ from PySide6.QtCore import QPointF
 from PySide6.QtGui import QColor, QPainter, QPen, QTextDocument
 
 from ...docx.stories import story_blocks, story_containers
-from ...docx.xmlutil import REL_FOOTNOTES
+from ...docx.xmlutil import REL_FOOTNOTES, W
 from .document_band import paint_document_band
-from .headers import story_document
+from .headers import laid_out_height, story_document
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...docx.document import WordDocument
     from .records import BuildContext
 
-#: Height of the band holding the rule above a page's notes (LU; a 10 pt line, about Word's).
+#: Height of the band holding the rule above a page's notes (LU, 20 pt) when the footnotes part
+#: has no separator note to lay out (see :meth:`NoteDocuments.rule_height`).
 SEPARATOR_LU = 200.0
 #: Word's separator: a two-inch rule at the left of the text column.
 SEPARATOR_LENGTH = 1440.0
@@ -55,6 +57,8 @@ class PageFoot:
     """What one page's foot shows: the rule and note pieces; ``rest`` continues on the next page."""
 
     pieces: list[NotePiece] = field(default_factory=list)
+    #: height (LU) of the band holding the rule, above the pieces
+    rule: float = SEPARATOR_LU
     #: the first piece continues a note from the page before (drawn under a full-width rule)
     continued: bool = False
     rest: list[NotePiece] = field(default_factory=list)
@@ -64,7 +68,7 @@ class PageFoot:
         """Room the foot takes above the bottom margin (LU); 0 for an empty foot."""
         if not self.pieces:
             return 0.0
-        return SEPARATOR_LU + sum(piece.height for piece in self.pieces)
+        return self.rule + sum(piece.height for piece in self.pieces)
 
 
 class NoteDocuments:
@@ -78,6 +82,7 @@ class NoteDocuments:
         self._part_name = ""
         self._blocks: dict[etree._Element, object] = {}
         self._docs: dict[tuple[str, str, float], QTextDocument | None] = {}
+        self._rules: dict[bool, float] = {}
 
     def _load(self) -> dict[str, etree._Element]:
         if self._containers is None:
@@ -89,6 +94,29 @@ class NoteDocuments:
             }
             self._part_name = document.part_name(REL_FOOTNOTES) or ""
         return self._containers
+
+    def rule_height(self, continued: bool, width: float) -> float:
+        """Height (LU) of the band above a page's notes: its separator, or the continuation
+        separator when the foot goes on with a note cut on the page before (``continued``).
+
+        Word lays out the footnotes part's separator note like a paragraph whose only character
+        is the rule, so its style (here its font size and spacing) sets the room the notes take
+        from the body: an 11 pt Times New Roman separator takes a 12.65 pt line. A part without one gets
+        :data:`SEPARATOR_LU`.
+        """
+        if continued not in self._rules:
+            kind = "continuationSeparator" if continued else "separator"
+            root = self.document.part_root(REL_FOOTNOTES)
+            note = None
+            if root is not None:
+                note = next((n for n in root.iterchildren(W + "footnote") if n.get(W + "type") == kind), None)
+            height = SEPARATOR_LU
+            if note is not None:
+                self._load()
+                built = story_document(self.context, self._part_name, note, {}, width)
+                height = laid_out_height(built)
+            self._rules[continued] = height
+        return self._rules[continued]
 
     def piece(self, note_id: str, label: str, width: float) -> NotePiece | None:
         """The whole note ``note_id`` (numbered ``label``) laid out ``width`` wide; None when absent."""
@@ -111,41 +139,73 @@ class NoteDocuments:
         return NotePiece(document, 0.0, document.size().height())
 
 
-def line_cut(document: QTextDocument, top: float, limit: float) -> float:
-    """The lowest line bottom of ``document`` in ``(top, limit]``, or ``top`` when no line fits.
+def _cuts(document: QTextDocument, top: float) -> Iterator[float]:
+    """The line bottoms below ``top`` where ``document`` (a note) may be cut between two pages, in order.
 
-    A note continued on the next page is cut between two of its lines, never through one.
+    A paragraph with widow control (``w:widowControl``) is cut only where at least two of its
+    lines stay above the cut and two go below it, as in Word and LibreOffice: such a note of
+    two or three lines moves whole. A paragraph's end is always a cut.
     """
     doc_layout = document.documentLayout()
-    best = top
+    guarded = {record.start for record in getattr(document, "records", ()) if record.orphan_control}
     block = document.begin()
     while block.isValid():
         rect = doc_layout.blockBoundingRect(block)
-        if rect.top() > limit:
-            break
         text_layout = block.layout()
-        for i in range(text_layout.lineCount() if text_layout is not None else 0):
+        count = text_layout.lineCount() if text_layout is not None else 0
+        widows = block.position() in guarded
+        shown = 0
+        for i in range(count):
             line = text_layout.lineAt(i)
             bottom = rect.y() + line.y() + line.height()
-            if bottom > limit:
-                return best
-            if bottom > top:
-                best = bottom
+            if bottom <= top:
+                continue
+            shown += 1
+            if i == count - 1 or not widows or (shown >= 2 and count - i - 1 >= 2):
+                yield bottom
         block = block.next()
+
+
+def line_cut(document: QTextDocument, top: float, limit: float) -> float:
+    """The lowest cut of ``document`` (see :func:`_cuts`) in ``(top, limit]``, or ``top`` when none fits.
+
+    A note continued on the next page is cut between two of its lines, never through one.
+    """
+    best = top
+    for bottom in _cuts(document, top):
+        if bottom > limit:
+            break
+        best = bottom
     return best
 
 
-def fill_foot(carried: list[NotePiece], notes: list[NotePiece], room: float) -> PageFoot:
-    """The foot holding ``carried`` then ``notes`` in at most ``room`` LU (rule included).
+def opening_height(piece: NotePiece) -> float:
+    """Height (LU) of the least of ``piece`` that may start on a page (its first line, or two
+    under widow control): what must fit at the foot of the page citing the note."""
+    first = next(_cuts(piece.document, piece.top), piece.bottom)
+    return min(piece.height, max(0.0, first - piece.top))
 
-    The page's own notes come first in claiming the room, so that a note is on the page citing
-    it even when a long note continued from the page before would fill the foot; the
-    continuation takes what they leave. What does not fit is cut at a line boundary and left,
-    in order, in ``rest`` for the next page.
+
+def claim(notes: list[NotePiece]) -> float:
+    """Room (LU) ``notes``, cited in this order on one page, must have there: each whole but
+    the last, and the last's opening (see :func:`opening_height`), which may go on overleaf."""
+    if not notes:
+        return 0.0
+    return sum(piece.height for piece in notes[:-1]) + opening_height(notes[-1])
+
+
+def fill_foot(carried: list[NotePiece], notes: list[NotePiece], room: float, rule: float) -> PageFoot:
+    """The foot holding ``carried`` then ``notes`` in at most ``room`` LU, under a rule band
+    ``rule`` LU high.
+
+    As in Word and LibreOffice, a note continued from the page before comes first and takes
+    what room it needs, save what the page's own notes claim (see :func:`claim`), so that every
+    note starts on the page citing it; the own notes then fill what is left. What does not fit
+    is cut at a line boundary and left, in order, in ``rest`` for the next page.
     """
-    foot = PageFoot()
-    space = room - SEPARATOR_LU
-    own = min(max(0.0, space), sum(piece.height for piece in notes))
+    foot = PageFoot(rule=rule)
+    space = room - rule
+    own = min(max(0.0, space), claim(notes))
     space = _place(foot, carried, space - own) + own
     foot.continued = bool(foot.pieces)
     _place(foot, notes, space)
@@ -177,7 +237,7 @@ def paint_foot(painter: QPainter, foot: PageFoot, left: float, base: float, widt
         return
     y = base - foot.height
     paint_separator(
-        painter, left, y + SEPARATOR_LU / 2, width if foot.continued else min(SEPARATOR_LENGTH, width)
+        painter, left, y + foot.rule / 2, width if foot.continued else min(SEPARATOR_LENGTH, width)
     )
     for piece, top in piece_tops(foot, base):
         painter.save()
@@ -189,7 +249,7 @@ def paint_foot(painter: QPainter, foot: PageFoot, left: float, base: float, widt
 def piece_tops(foot: PageFoot, base: float) -> list[tuple[NotePiece, float]]:
     """Each piece of ``foot`` with the page y (LU) its band is drawn at, the foot ending at ``base``:
     where :func:`paint_foot` draws it, and so where a click or the caret meets the note's text."""
-    y = base - foot.height + SEPARATOR_LU
+    y = base - foot.height + foot.rule
     placed = []
     for piece in foot.pieces:
         placed.append((piece, y))

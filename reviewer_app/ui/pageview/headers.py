@@ -21,6 +21,7 @@ from ...docx.stories import story_blocks
 from ...docx.xmlutil import W
 from .builder import BuildContext, Flow, StoryBuilder
 from .images import PageDocument
+from .qformats import TWIPS
 from .section_geometry import text_width
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -81,7 +82,7 @@ class HeaderFooters:
                 continue
             built = self._build(rel_id, width, {"PAGE": "1", "NUMPAGES": "1", "SECTIONPAGES": "1"})
             if built is not None:
-                tallest = max(tallest, built.size().height())
+                tallest = max(tallest, laid_out_height(built))
         return tallest
 
     def story(self, page: Page, kind: str) -> str | None:
@@ -191,6 +192,24 @@ def story_document(
     doc.records = builder.records  # the painter draws their paragraph borders
     doc.floats = builder.floats  # and places their anchored drawings
     return doc
+
+
+def laid_out_height(doc: QTextDocument) -> float:
+    """Height (LU) a story takes on the page, its last paragraph's space after included.
+
+    Qt's document size stops at the last line, but Word counts that space too: a header whose
+    last paragraph has 12 pt after starts the body 12 pt lower (as LibreOffice does), and a
+    footnote separator's spacing widens the band above the notes.
+    """
+    return doc.size().height() + doc.lastBlock().blockFormat().bottomMargin()
+
+
+
+def footer_top(page_height: float, distance: int, footer: QTextDocument) -> float:
+    """Where on the page (LU) ``footer`` starts: Word and LibreOffice end a footer, its last
+    paragraph's space after included, ``distance`` twips (``w:pgMar w:footer``) above the paper's
+    edge, so a footer whose last paragraph has 12 pt after sits 12 pt higher (it sat on the edge)."""
+    return page_height - distance * TWIPS - laid_out_height(footer)
 
 
 def _has_objects(root: etree._Element) -> bool:

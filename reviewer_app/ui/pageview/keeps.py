@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtGui import QTextCursor, QTextFormat
+from PySide6.QtGui import QTextFormat
 
-from .pages import line_top
+from .pages import break_before, line_top, take_break_back
 
 if TYPE_CHECKING:  # pragma: no cover
     from .pages import SectionDoc
@@ -52,10 +52,7 @@ def _at_page_top(y: float, section_doc: SectionDoc) -> bool:
 
 
 def _break_before(section_doc: SectionDoc, record: RenderedBlock) -> None:
-    block = section_doc.document.findBlock(record.start)
-    fmt = block.blockFormat()
-    fmt.setPageBreakPolicy(fmt.pageBreakPolicy() | _ALWAYS_BEFORE)
-    QTextCursor(block).setBlockFormat(fmt)
+    break_before(section_doc.document.findBlock(record.start))
     record.kept = True
 
 
@@ -86,21 +83,22 @@ def first_kept(section_doc: SectionDoc, first: int) -> tuple[RenderedBlock, floa
 
 def still_kept(section_doc: SectionDoc, kept: tuple[RenderedBlock, float]) -> bool:
     """True when the text before a paragraph given a page break by a keep rule ends no higher
-    than ``kept`` says it did: the break stands, and so does every page after it."""
+    than ``kept`` says it did, on the same page: the break stands, and so does every page after
+    it. (Ending on a later page, that text takes the paragraph along to a page of its own.)"""
     found = first_kept(section_doc, section_doc.records.index(kept[0]))
-    return found is not None and found[0] is kept[0] and found[1] >= kept[1] - 0.5
+    if found is None or found[0] is not kept[0]:
+        return False
+    return found[1] >= kept[1] - 0.5 and _page(found[1], section_doc) == _page(kept[1], section_doc)
 
 
-def release_keeps(section_doc: SectionDoc, first: int) -> None:
-    """Take back the page breaks keep rules gave records ``first..`` (a paragraph before them
-    was rebuilt and its lines changed, so where they fall is to be judged again)."""
-    for record in section_doc.records[first:]:
+def release_keeps(section_doc: SectionDoc, first: int, stop: int | None = None) -> None:
+    """Take back the page breaks keep rules gave records ``first..`` (up to ``stop``, where the
+    rules have not looked yet): text before them moved (a paragraph was rebuilt with other
+    lines, or a footnote took a line on), so where they fall is to be judged again."""
+    for record in section_doc.records[first:stop]:
         if record.kept:
             record.kept = False
-            block = section_doc.document.findBlock(record.start)
-            fmt = block.blockFormat()
-            fmt.setPageBreakPolicy(fmt.pageBreakPolicy() & ~_ALWAYS_BEFORE)
-            QTextCursor(block).setBlockFormat(fmt)
+            take_break_back(section_doc.document.findBlock(record.start))
 
 
 def apply_keeps(

@@ -4,11 +4,14 @@ A section document has one page size and one bottom margin, so Qt fills every pa
 margin. Once a stretch of pages is laid out, :meth:`NoteRoom.reserve` visits each page once, in
 order: it takes the notes whose references sit on the page (and any note continued from the
 page before), and finds the first line that would overlap them, counting only the notes of the
-lines above it and itself: a line whose own note does not fit moves with its note, as in Word.
-That line goes to the next page: a whole paragraph gets a page break before it (keeping a
-keep-with-next heading and a lone first line with it), a paragraph running on is split at that
-line with a block separator whose second half starts a page; a table row gets its table moved
-when the table starts on the page. Qt then lays out the rest again and the next page is visited.
+lines above it and itself, whole. A note may go on at the foot of the next page (as in Word and
+LibreOffice) but starts on the page citing it: the line citing it needs only its opening (its
+first line, two under widow control), and the text after it then goes to the next page. The
+notes may fill the page but for its first line. The line that would overlap goes to the next
+page, with its note: a whole paragraph gets a page break before it (keeping a keep-with-next
+heading and a lone first line with it), a paragraph running on is split at that line with a
+block separator whose second half starts a page; a table row gets its table moved when the
+table starts on the page. Qt then lays out the rest again and the next page is visited.
 Each page is settled once, so the work is bounded by the pages laid out.
 
 Every move is recorded so that re-rendering a paragraph can undo the moves after it
@@ -27,7 +30,8 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QPainter, QTextBlock, QTextBlockFormat, QTextCursor, QTextFormat, QTextTable
 
-from .footnotes import SEPARATOR_LU, NoteDocuments, NotePiece, PageFoot, fill_foot, paint_foot
+from .footnotes import NoteDocuments, NotePiece, PageFoot, claim, fill_foot, paint_foot
+from .pages import break_before, ending_page, joined, take_break_back
 from .qformats import TWIPS
 from .section_geometry import text_left, text_width
 
@@ -35,8 +39,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from .pages import Page, SectionDoc
 
 _ALWAYS_BEFORE = QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore
-#: Notes may take at most this share of the text area before they continue on the next page.
-_NOTE_SHARE = 0.6
 #: A line this close (LU) below where a page's text starts counts as that page's first line.
 _AT_TOP = 30.0
 
@@ -170,18 +172,21 @@ class NoteRoom:
         height = section_doc.page_height
         page_top = page * height
         base = page_top + height - props.bottom * TWIPS
-        cap = _NOTE_SHARE * (height - (props.top + props.bottom) * TWIPS)
         notes = [(at, self.documents.piece(note_id, label, width)) for at, note_id, label in refs]
         carried_height = sum(piece.height for piece in carried)
-        total = SEPARATOR_LU + carried_height + sum(p.height for _at, p in notes if p is not None)
+        rule = self.documents.rule_height(bool(carried), width)
+        total = rule + carried_height + sum(p.height for _at, p in notes if p is not None)
         split = None
         moves = len(state.moves)
-        for block, index, top, bottom in _page_lines(section_doc, page, base - min(total, cap) - 1):
+        for block, index, top, bottom in _page_lines(section_doc, page, base - total - 1):
             line = block.layout().lineAt(index)
-            end = block.position() + line.textStart() + line.textLength()
-            needed = SEPARATOR_LU + carried_height
-            needed += sum(p.height for at, p in notes if p is not None and at < end)
-            if bottom <= base - min(needed, cap) + 0.5:
+            start = block.position() + line.textStart()
+            end = start + line.textLength()
+            cited = [(at, p) for at, p in notes if p is not None and at < end]
+            needed = rule + carried_height + sum(p.height for _at, p in cited)
+            if cited and cited[-1][0] >= start:  # its own note may go on overleaf
+                needed = rule + carried_height + claim([p for _at, p in cited])
+            if bottom <= base - needed + 0.5:
                 continue
             if top - page_top <= props.top * TWIPS + block.blockFormat().topMargin() + _AT_TOP:
                 continue  # a page's first line stays, however tall its notes
@@ -191,10 +196,19 @@ class NoteRoom:
             refs = self._refs(section_doc, page)
             notes = [(at, self.documents.piece(note_id, label, width)) for at, note_id, label in refs]
         room = base - _last_bottom(section_doc, page)
-        foot = fill_foot(carried, [p for _at, p in notes if p is not None], room)
+        foot = fill_foot(carried, [p for _at, p in notes if p is not None], room, rule)
         if foot.pieces or foot.rest:
             state.feet[page] = foot
         return split
+
+    def move_count(self, doc_index: int) -> int:
+        """How many body moves the notes of document ``doc_index`` have made so far."""
+        return len(self._state(doc_index).moves)
+
+    def first_moved(self, doc_index: int, since: int) -> int | None:
+        """Where the first of the moves after the first ``since`` of document ``doc_index`` is
+        (None when there are none): text from there went to a later page."""
+        return min((move.position for move in self._state(doc_index).moves[since:]), default=None)
 
     # ------------------------------------------------------------------ moving lines on
     def _move(
@@ -245,10 +259,8 @@ class NoteRoom:
             target = section_doc.document.findBlock(record.start)
 
     def _break_before(self, state: _DocNotes, block: QTextBlock) -> None:
-        fmt = block.blockFormat()
-        state.moves.append(_Move(block.position(), "break", QTextBlockFormat(fmt)))
-        fmt.setPageBreakPolicy(fmt.pageBreakPolicy() | _ALWAYS_BEFORE)
-        QTextCursor(block).setBlockFormat(fmt)
+        state.moves.append(_Move(block.position(), "break", QTextBlockFormat(block.blockFormat())))
+        break_before(block)
 
     def _split(self, section_doc: SectionDoc, state: _DocNotes, block: QTextBlock, index: int) -> int:
         fmt = block.blockFormat()
@@ -263,9 +275,7 @@ class NoteRoom:
         cursor.insertBlock(following, char_format)
         # Qt would add the first half's space after below the page break (whatever the second
         # half's top margin): the first half ends its page, so it has none; release restores it
-        ending = QTextBlockFormat(fmt)
-        ending.setBottomMargin(0)
-        QTextCursor(block).setBlockFormat(ending)
+        QTextCursor(block).setBlockFormat(ending_page(fmt))
         self._shift(section_doc, position, 1)
         state.moves.append(_Move(position, "split", QTextBlockFormat(fmt)))
         return position
@@ -292,14 +302,14 @@ class NoteRoom:
         while state.moves and state.moves[-1].position >= position:
             move = state.moves.pop()
             if move.kind == "split":
+                second = document.findBlock(move.position + 1).blockFormat()
                 cursor.setPosition(move.position)
                 cursor.deleteChar()
                 if move.before is not None:
-                    cursor.setBlockFormat(move.before)
+                    cursor.setBlockFormat(joined(move.before, second))
                 self._shift(section_doc, move.position, -1)
             elif move.kind == "break" and move.before is not None:
-                cursor.setPosition(move.position)
-                cursor.setBlockFormat(move.before)
+                take_break_back(document.findBlock(move.position), move.before.pageBreakPolicy())
             elif move.kind == "table":
                 cursor.setPosition(move.position)
                 table = cursor.currentTable()

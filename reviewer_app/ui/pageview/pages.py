@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lxml import etree
-from PySide6.QtGui import QTextCursor, QTextDocument, QTextFormat
+from PySide6.QtGui import QTextBlock, QTextBlockFormat, QTextCursor, QTextDocument, QTextFormat
 
 from ...docx.numformats import format_number
 from ...docx.sections import SectionProps
@@ -141,6 +141,8 @@ class SplitMark:
     doc_records: int
     state: tuple[list[bool], set[str], list[list[Any]]]
     prev_style: str | None
+    #: the section the paragraph is in (the writer counts sections again from there)
+    section: int
 
 
 #: A document is split only once it has this many pages (and at a page top after them) ...
@@ -270,6 +272,75 @@ def hold_full_collections(hold: bool) -> None:
         threshold = _held.pop()
         if not _held:
             gc.set_threshold(*threshold)
+
+
+_ALWAYS_BEFORE = QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore
+#: block-format property holding a paragraph's space after (LU) while :func:`break_before`
+#: has dropped it
+_DROPPED_AFTER = QTextFormat.Property.UserProperty + 1
+
+
+def break_before(block: QTextBlock) -> None:
+    """Start a page at ``block``, as a keep rule or a footnote moving it on does.
+
+    The paragraph before it then ends its page, so its space after goes too: Qt would put that
+    space at the top of the new page, below the top margin, where Word and LibreOffice start
+    the paragraph at the margin. :func:`take_break_back` gives the space back.
+    """
+    fmt = block.blockFormat()
+    fmt.setPageBreakPolicy(fmt.pageBreakPolicy() | _ALWAYS_BEFORE)
+    QTextCursor(block).setBlockFormat(fmt)
+    previous = block.previous()
+    if not previous.isValid() or QTextCursor(previous).currentTable() is not None:
+        return
+    ending = previous.blockFormat()
+    if ending.hasProperty(_DROPPED_AFTER) or not ending.bottomMargin():
+        return
+    ending.setProperty(_DROPPED_AFTER, ending.bottomMargin())
+    ending.setBottomMargin(0)
+    QTextCursor(previous).setBlockFormat(ending)
+
+
+def ending_page(fmt: QTextBlockFormat) -> QTextBlockFormat:
+    """``fmt`` for a paragraph's first half that ends its page where a footnote splits it: no
+    space after (Qt would put it below the page break), and no space after of its own to give
+    back (the second half, which ends the paragraph, holds that)."""
+    ending = QTextBlockFormat(fmt)
+    ending.setBottomMargin(0)
+    ending.clearProperty(_DROPPED_AFTER)
+    return ending
+
+
+def joined(before: QTextBlockFormat, second: QTextBlockFormat) -> QTextBlockFormat:
+    """The format of a split paragraph made whole again: ``before`` (its format when split), with
+    the space after of ``second`` (its second half, which a break on the paragraph after it may
+    have dropped since)."""
+    whole = QTextBlockFormat(before)
+    whole.setBottomMargin(second.bottomMargin())
+    if second.hasProperty(_DROPPED_AFTER):
+        whole.setProperty(_DROPPED_AFTER, second.doubleProperty(_DROPPED_AFTER))
+    else:
+        whole.clearProperty(_DROPPED_AFTER)
+    return whole
+
+
+def take_break_back(block: QTextBlock, policy: QTextFormat.PageBreakFlag | None = None) -> None:
+    """Undo :func:`break_before`: ``block`` gets back ``policy`` (its page-break policy before),
+    or loses the page break, and the paragraph before it its space after again.
+
+    Only the policy goes back, not a whole earlier format: the block's own space after may have
+    been dropped since, by a break still standing on the paragraph after it, and must stay so
+    (else Qt puts it at the top of that paragraph's page, unlike a fresh layout).
+    """
+    fmt = block.blockFormat()
+    fmt.setPageBreakPolicy(fmt.pageBreakPolicy() & ~_ALWAYS_BEFORE if policy is None else policy)
+    QTextCursor(block).setBlockFormat(fmt)
+    previous = block.previous()
+    ending = previous.blockFormat() if previous.isValid() else None
+    if ending is not None and ending.hasProperty(_DROPPED_AFTER):
+        ending.setBottomMargin(ending.doubleProperty(_DROPPED_AFTER))
+        ending.clearProperty(_DROPPED_AFTER)
+        QTextCursor(previous).setBlockFormat(ending)
 
 
 def clear_page_break(document: QTextDocument) -> None:

@@ -42,7 +42,13 @@ class PageSettler:
         while True:
             page = self.notes.settled(doc_index)
             self._kept[doc_index] = apply_keeps(section_doc, self._kept.get(doc_index, 0), page, final)
+            moves = self.notes.move_count(doc_index)
             separators += self.notes.reserve(doc_index, final, page + 1)
+            moved = self.notes.first_moved(doc_index, moves)
+            if moved is not None:  # the keep rules after text a note moved on are judged anew
+                first = bisect.bisect_left(section_doc.starts, moved)
+                release_keeps(section_doc, first, self._kept[doc_index])
+                self._kept[doc_index] = min(self._kept[doc_index], first)
             if self.notes.settled(doc_index) <= page:
                 return separators
 
@@ -65,17 +71,21 @@ class PageSettler:
         """After a rebuild: settle the pages again from ``chain`` (see :meth:`unsettle`).
 
         When lines after it ``moved``, the keep rules are judged again from there. When the text
-        before ``kept`` ends no higher now, its break and every page after it stand and only the
-        paragraphs before it are judged again; else the breaks from ``chain`` on are taken back
-        and all judged again (taking a break back costs Qt a layout of the rest of the document).
+        before ``kept`` ends no higher now (on the same page), its break and every page after it
+        stand and only the paragraphs before it are judged again (and, if that pushes the text
+        before it to a later page, the breaks from it on are taken back); else the breaks from
+        ``chain`` on are taken back and all judged again (taking a break back costs Qt a layout
+        of the rest of the document).
         """
         section_doc = self.docs[doc_index]
         if moved:
-            first = bisect.bisect_left(section_doc.starts, chain.start)
+            first: int | None = bisect.bisect_left(section_doc.starts, chain.start)
             if kept is not None and still_kept(section_doc, kept):
                 stop = section_doc.records.index(kept[0])
                 apply_keeps(section_doc, first, section_doc.page_count(), True, stop)
-            else:
+                # unless the paragraphs judged again pushed the text before it on a page
+                first = None if still_kept(section_doc, kept) else stop
+            if first is not None:
                 release_keeps(section_doc, first)
                 self._kept[doc_index] = min(self._kept.get(doc_index, 0), first)
         self.notes.rewind(doc_index, chain.start)

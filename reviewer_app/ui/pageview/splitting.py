@@ -60,6 +60,7 @@ class FlowSplitter:
             len(current.records),
             (list(state.fields.stack), set(state.open_comments), [list(c) for c in state.codes]),
             self._flow.prev_style,
+            self._section,
         )
 
     def cut_at_page_top(self, marks: list[SplitMark]) -> None:
@@ -70,6 +71,9 @@ class FlowSplitter:
         Cutting the flow where a paragraph starts at the top of a page changes nothing on the
         pages (the next document starts at the top of a page too) and bounds that cost by
         the length of one document. The paragraphs after the cut are written again.
+
+        No cut falls before a section start written in the same slice: that section's first
+        page would lose its first-page header and count as the section before it.
 
         Only a first line exactly at the top margin is a cut. Qt puts a paragraph given a
         page break (by a keep rule or a footnote) below the top margin by the space after
@@ -88,6 +92,8 @@ class FlowSplitter:
         top = current.props.top * TWIPS
         height = current.page_height
         for mark in marks:
+            if any(position >= mark.position - 1 for position, _section in current.sections):
+                continue  # a section starts in what would be cut off: its start stays where it is
             block = document.findBlock(mark.position)
             if not block.isValid() or block.position() != mark.position or not block.previous().isValid():
                 continue
@@ -129,7 +135,7 @@ class FlowSplitter:
         state.codes = mark.state[2]
         self._next = mark.item
         self._section_pending = False
-        carried = self._section
+        self._section = carried = mark.section
         self.builder.pending_break = False
         following = self._new_doc(current.props)
         following.carried = carried

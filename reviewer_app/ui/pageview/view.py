@@ -17,7 +17,7 @@ from __future__ import annotations
 import bisect
 import logging
 
-from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QPointF, QRect, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QPainter, QPaintEvent, QResizeEvent, QWheelEvent
 from PySide6.QtWidgets import QAbstractScrollArea, QWidget
 
@@ -333,9 +333,8 @@ class PageView(PageInteraction, CaretInteraction, PageNavigation, QAbstractScrol
     # ------------------------------------------------------------------ painting
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt override
         painter = QPainter(self.viewport())
-        painter.setClipRegion(event.region())  # told to the page painter, which draws only what shows
-        painter.fillRect(event.rect(), _BACKGROUND)
         if self._layout is None or self._painter is None:
+            painter.fillRect(event.rect(), _BACKGROUND)
             painter.setPen(QColor("#5F6368"))
             painter.drawText(
                 QRectF(self.viewport().rect()),
@@ -349,6 +348,17 @@ class PageView(PageInteraction, CaretInteraction, PageNavigation, QAbstractScrol
             | QPainter.RenderHint.TextAntialiasing
             | QPainter.RenderHint.SmoothPixmapTransform
         )
+        # one rectangle at a time: under a clip of several rectangles (a keystroke's band and the
+        # margin column beside its page) Qt's raster engine shades antialiased edges a few levels
+        # off, so the balloons would not be the pixels a whole repaint gives
+        for rect in event.region():
+            painter.setClipRect(rect)  # told to the page painter, which draws only what shows
+            painter.fillRect(rect, _BACKGROUND)
+            self._paint_pages(painter, rect)
+        painter.end()
+
+    def _paint_pages(self, painter: QPainter, rect: QRect) -> None:
+        """Paint the visible pages that meet ``rect`` (viewport pixels, the painter's clip)."""
         pages = self._pages()
         scroll_y = self.verticalScrollBar().value()
         for number in self.visible_pages():
@@ -356,7 +366,7 @@ class PageView(PageInteraction, CaretInteraction, PageNavigation, QAbstractScrol
             x = self._page_x(page)
             y = self._tops[number] - scroll_y
             sheet = QRectF(x, y, self._sheet_width(page) * self._scale, page.height * self._scale)
-            if not sheet.adjusted(0, 0, _SHADOW_PX, _SHADOW_PX).intersects(QRectF(event.rect())):
+            if not sheet.adjusted(0, 0, _SHADOW_PX, _SHADOW_PX).intersects(QRectF(rect)):
                 continue  # outside what needs painting (a keystroke's page, a caret blink)
             painter.fillRect(sheet.translated(_SHADOW_PX, _SHADOW_PX), _SHADOW)
             painter.save()
@@ -368,7 +378,6 @@ class PageView(PageInteraction, CaretInteraction, PageNavigation, QAbstractScrol
             except Exception:  # one bad page must not leave the window unpainted
                 log.exception("painting page %d failed", number)
             painter.restore()
-        painter.end()
 
     def scrollContentsBy(self, dx: int, dy: int) -> None:  # noqa: N802 - Qt override
         self.viewport().update()
