@@ -33,7 +33,6 @@ from PySide6.QtGui import (
     QTextCharFormat,
     QTextCursor,
     QTextImageFormat,
-    QTextTableCellFormat,
 )
 
 from ...docx.format_resolver import FormatResolver
@@ -47,7 +46,7 @@ from .images import describe_object
 from .long_words import BREAK_MARK, long_word_cuts
 from .qformats import TWIPS, leave_spacing_before_break, script_of
 from .records import MODES, BuildContext, Flow, RenderedBlock, story_items
-from .slash_breaks import SLASH_IN_WORD, keep_slashed_words
+from .slash_breaks import keep_slashed_words
 from .table_split import TablePart
 from .table_writer import TableWriter
 from .tables import cell_is_dark
@@ -91,9 +90,11 @@ class StoryBuilder(TableWriter):
         #: cell formats shared by equal cells, and the table-wide keys they are filed under
         self._cell_formats: dict[Any, Any] = {}
         self._last_grid: tuple[etree._Element, TableGrid] | None = None
-        #: id of a shared cell format -> (the format, kept alive so the id stays its own; dark)
-        self._dark_formats: dict[int, tuple[QTextTableCellFormat, bool]] = {}
+        #: id of a shared cell format -> what writing a cell reads from it (see table_writer)
+        self._cell_facts: dict[int, Any] = {}
         self._dark = False
+        #: a slash or brace was written into the paragraph being built (see _keep_slashed_words)
+        self._slashed = False
         #: how many table cells deep the content being written sits (0: the story's own flow)
         self._cell_depth = 0
         #: the width (LU) Qt lays the lines of the cell being written out in
@@ -212,6 +213,7 @@ class StoryBuilder(TableWriter):
         )
         label = block.shown_label if block is not None else None
         label_shift = 0.0
+        self._slashed = False
         if label and numbering is not None:
             label_shift = self._label(
                 cursor, label, numbering, mark_rpr, mark_props, style_id, table_style, in_table
@@ -249,12 +251,9 @@ class StoryBuilder(TableWriter):
         """Move each word Qt would split after a slash inside it to the next line whole, with a
         layout-only line separator before it (see :mod:`.slash_breaks`); ``cell_width``: the
         content width (LU) of the table cell the paragraph is in."""
-        if record.start == cursor.position():
-            return
-        block = cursor.block()
-        if block.position() == record.start and not SLASH_IN_WORD.search(block.text()):
-            # one block with no slash or brace inside a word (most paragraphs): nothing to keep,
-            # and asking costs more than this check
+        if not self._slashed:
+            # no slash or brace written (most paragraphs): no word to keep, and asking Qt for
+            # the text costs more than this check
             return
         block = cursor.document().findBlock(record.start)
         while block.isValid() and block.position() <= cursor.position():
@@ -262,6 +261,12 @@ class StoryBuilder(TableWriter):
                 record.open_gap(position - record.start, 1)
                 self.floats = [(p + 1 if p >= position else p, f) for p, f in self.floats]
             block = block.next()
+
+    def _note_slashes(self, text: str) -> None:
+        """Remember that ``text``, about to be written, holds a slash or brace Qt may split a word
+        after (see :data:`.slash_breaks.SLASH_IN_WORD`): only such a paragraph needs a look."""
+        if "/" in text or "}" in text:
+            self._slashed = True
 
     def _label(
         self,
@@ -287,6 +292,7 @@ class StoryBuilder(TableWriter):
         family = mark_props.font if props.font.lower() in _BULLET_FONTS else None
         suffix = _SUFFIX.get(level.suffix if level is not None else "tab", "")
         label_format = ctx.factory.char(props, "label", family=family, on_dark=self._dark)
+        self._note_slashes(label)
         cursor.insertText(label + suffix, label_format)
         share = _LABEL_SHIFT.get(level.jc if level is not None else None, 0.0)
         return share * QFontMetricsF(label_format.font()).horizontalAdvance(label) if share else 0.0
@@ -309,7 +315,8 @@ class StoryBuilder(TableWriter):
         positions: list[int] = []
         unbroken = 0  # characters since the last break opportunity (see long_words)
         for seg in walk.segments:
-            positions.append(cursor.position())
+            start = cursor.position()
+            positions.append(start)
             kind = seg.kind
             if kind == "text" or kind == "insert" or kind == "delete":
                 role = kind
@@ -337,12 +344,12 @@ class StoryBuilder(TableWriter):
                 script = "latin" if text.isascii() else script_of(text)
                 author = seg.revision.get(W + "author") if seg.revision is not None else None
                 commented = ctx.marks_comments(seg.comments)
-                start = cursor.position()
                 fmt = factory.char(run_props, role, author, commented, script, family, self._dark)
                 cuts, unbroken = long_word_cuts(text, unbroken)
                 spans = None if kind == "delete" else record.spans
-                _insert_text(cursor, text, seg.text, cuts, fmt, spans, record.start)
                 offset = start - record.start
+                self._note_slashes(text)
+                _insert_text(cursor, text, seg.text, cuts, fmt, spans, offset)
                 end = cursor.position() - record.start
                 if role == "insert" or role == "delete":
                     record.changed = True
@@ -356,8 +363,8 @@ class StoryBuilder(TableWriter):
             elif kind == "note":
                 rpr = _run_properties(walk, seg.run)
                 run_props = resolver.run(rpr, style_id, table_style, in_table)
-                start = cursor.position()
                 commented = ctx.marks_comments(seg.comments)
+                self._note_slashes(seg.text)
                 cursor.insertText(
                     seg.text, factory.char(run_props, "note", None, commented, on_dark=self._dark)
                 )
@@ -390,9 +397,9 @@ class StoryBuilder(TableWriter):
             elif kind == "field" and ctx.page_fields is not None:
                 rpr = _run_properties(walk, seg.run)
                 run_props = resolver.run(rpr, style_id, table_style, in_table)
-                cursor.insertText(
-                    ctx.page_fields.get(seg.text, ""), factory.char(run_props, on_dark=self._dark)
-                )
+                result = ctx.page_fields.get(seg.text, "")
+                self._note_slashes(result)
+                cursor.insertText(result, factory.char(run_props, on_dark=self._dark))
         if mode == "all":
             end = cursor.position()
             for comment_id, index in walk.anchors:
@@ -449,10 +456,18 @@ def _insert_text(
     cuts: list[int],
     fmt: QTextCharFormat,
     spans: list[tuple[int, int, str | None]] | None,
-    record_start: int,
+    offset: int,
 ) -> None:
-    """Insert a run's text with a layout-only break mark before each of ``cuts``; the marks are
-    left out of ``spans`` (None: the text is not clean text, e.g. a deletion)."""
+    """Insert a run's text, starting ``offset`` into its paragraph, with a layout-only break mark
+    before each of ``cuts``; the marks are left out of ``spans`` (None: the text is not clean
+    text, e.g. a deletion)."""
+    if not cuts:  # most runs: one insert at the offset known
+        if shown:
+            cursor.insertText(shown, fmt)
+            if spans is not None:
+                spans.extend(_text_spans(offset, shown, written))
+        return
+    record_start = cursor.position() - offset
     begin = 0
     for piece, end in enumerate([*cuts, len(shown)]):
         if piece:

@@ -32,7 +32,7 @@ class TableWriter:
     _cell_formats: dict[Any, Any]
     _cell_depth: int
     _cell_text_width: float
-    _dark_formats: dict[int, tuple[QTextTableCellFormat, bool]]
+    _cell_facts: dict[int, _CellFacts]
     _last_grid: tuple[etree._Element, TableGrid] | None
 
     def container(  # pragma: no cover - provided by the builder
@@ -97,21 +97,20 @@ class TableWriter:
             if not "".join(cell.tc.itertext()).strip():
                 return  # an empty continuation: Word shows nothing of it
             cell_cursor = qcell.lastCursorPosition()
-            cell_format = qcell.format().toTableCellFormat()
-            cell_flow = Flow(fresh=False, dark=_dark(cell_format.background()))
+            facts = _CellFacts(qcell.format().toTableCellFormat())
+            cell_flow = Flow(fresh=False, dark=facts.dark)
         else:
-            cell_format = formats.cell_format(cell)
-            qcell.setFormat(cell_format)
-            if not is_top_aligned(cell_format):
+            facts = self._facts(formats.cell_format(cell))
+            qcell.setFormat(facts.format)
+            if not facts.top_aligned:
                 self.aligned_cells.append(qcell.firstPosition())
             cell_cursor = qcell.firstCursorPosition()
-            cell_flow = Flow(fresh=True, dark=self._dark_format(cell_format))
-        top = cell.top
-        inner = formats.span_width(top) - cell_format.leftPadding() - cell_format.rightPadding()
+            cell_flow = Flow(fresh=True, dark=facts.dark)
+        inner = formats.span_width(cell.top) - facts.left_padding - facts.right_padding
         self.ctx.content_width = max(1.0, inner)
         outer_text_width = self._cell_text_width
         # Qt sets collapsed borders half inside the cell
-        self._cell_text_width = inner - (cell_format.leftBorder() + cell_format.rightBorder()) / 2
+        self._cell_text_width = inner - facts.borders / 2
         self._cell_depth += 1
         try:
             self.container(cell.tc, cell_cursor, cell_flow, style_id, True)
@@ -119,18 +118,38 @@ class TableWriter:
             self._cell_depth -= 1
             self._cell_text_width = outer_text_width
 
-    def _dark_format(self, cell_format: QTextTableCellFormat) -> bool:
-        """:func:`_dark` of a shared cell format, read once per format (equal cells share one)."""
-        found = self._dark_formats.get(id(cell_format))
+    def _facts(self, cell_format: QTextTableCellFormat) -> _CellFacts:
+        """The :class:`_CellFacts` of a shared cell format, read once per format (equal cells
+        share one): asking Qt for each cell's padding, borders and shading cost more than the
+        rest of writing a short cell."""
+        found = self._cell_facts.get(id(cell_format))
         if found is None:
-            found = self._dark_formats[id(cell_format)] = (cell_format, _dark(cell_format.background()))
-        return found[1]
+            found = self._cell_facts[id(cell_format)] = _CellFacts(cell_format)
+        return found
 
     def _grid(self, tbl: etree._Element) -> TableGrid:
         """The table's grid, computed once even when the table is built in parts."""
         if self._last_grid is None or self._last_grid[0] is not tbl:
             self._last_grid = (tbl, TableGrid(tbl, keep_row(self.ctx.mode)))
         return self._last_grid[1]
+
+
+class _CellFacts:
+    """What writing a cell's content reads from its format: alignment, shading, padding, borders.
+
+    Keeps the format alive, so the ``id`` a shared format is filed under stays its own.
+    """
+
+    __slots__ = ("format", "top_aligned", "dark", "left_padding", "right_padding", "borders")
+
+    def __init__(self, cell_format: QTextTableCellFormat) -> None:
+        self.format = cell_format
+        self.top_aligned = is_top_aligned(cell_format)
+        self.dark = _dark(cell_format.background())
+        self.left_padding = cell_format.leftPadding()
+        self.right_padding = cell_format.rightPadding()
+        #: the left and right borders' widths together
+        self.borders = cell_format.leftBorder() + cell_format.rightBorder()
 
 
 def _dark(brush: QBrush) -> bool:

@@ -32,7 +32,7 @@ from PySide6.QtGui import (
 from ...docx.format_props import Border, element_key, parse_border
 from ...docx.format_resolver import FormatResolver
 from ...docx.table_grid import DEFAULT_CELL_MARGINS, GridCell, GridRow, TableGrid, read_margins
-from ...docx.xmlutil import W
+from ...docx.xmlutil import W, first_child
 from .pages import line_top
 from .qformats import TWIPS
 
@@ -48,6 +48,7 @@ _BORDER_STYLES = {
     "inset": QTextFrameFormat.BorderStyle.BorderStyle_Inset,
     "outset": QTextFrameFormat.BorderStyle.BorderStyle_Outset,
 }
+_TCPR, _TCMAR = W + "tcPr", W + "tcMar"
 #: tcPr children that do not change how a cell is drawn.
 _TCPR_SKIP = frozenset(
     W + t for t in ("tcW", "gridSpan", "vMerge", "hMerge", "tcPrChange", "cellIns", "cellDel")
@@ -188,8 +189,8 @@ class TableFormats:
         if found is None:
             top, bottom = self.margins["top"], self.margins["bottom"]
             for cell in self.grid.rows[row].cells:
-                tcpr = cell.tc.find(W + "tcPr")
-                if tcpr is not None and (tcmar := tcpr.find(W + "tcMar")) is not None:
+                tcpr = _tcpr(cell.tc)
+                if tcpr is not None and (tcmar := first_child(tcpr, _TCMAR)) is not None:
                     margins = dict(self.margins)
                     read_margins(tcmar, margins)
                     top, bottom = max(top, margins["top"]), max(bottom, margins["bottom"])
@@ -198,7 +199,7 @@ class TableFormats:
 
     def cell_format(self, cell: GridCell) -> QTextTableCellFormat:
         """The cell's borders, shading, vertical alignment and padding (shared between equal cells)."""
-        tcpr = cell.tc.find(W + "tcPr")
+        tcpr = _tcpr(cell.tc)
         last_row = cell.row + cell.row_span >= self.rows
         last_col = cell.col + cell.column_span >= self.columns
         top = self.row_margins(cell.row)[0]
@@ -269,6 +270,15 @@ class TableFormats:
         return fmt
 
 
+def _tcpr(tc: etree._Element) -> etree._Element | None:
+    """A cell's ``w:tcPr``: its first child as the schema orders it, else searched (lxml's
+    ``find`` costs a path lookup for each of a long contract's thousands of cells)."""
+    first = tc[0] if len(tc) else None
+    if first is not None and first.tag == _TCPR:
+        return first
+    return first_child(tc, _TCPR)
+
+
 #: grid columns narrower than this (LU, one point) that cells only span into are joined to the one before
 _SLIVER = 10.0
 
@@ -295,10 +305,17 @@ def _qt_columns(grid: TableGrid, widths: list[float]) -> list[int]:
 
 
 _TOP = QTextTableCellFormat.VerticalAlignment.AlignTop
+_OFF_TOP = (
+    QTextTableCellFormat.VerticalAlignment.AlignMiddle,
+    QTextTableCellFormat.VerticalAlignment.AlignBottom,
+)
 
 
 def is_top_aligned(fmt: QTextTableCellFormat) -> bool:
-    return fmt.verticalAlignment() == _TOP
+    """True unless the cell is centred or bottom-aligned: Qt sets a cell that states no
+    alignment (``AlignNormal``, most cells) at its top, so only the two others need a look
+    once laid out (see :func:`top_align_split_rows`)."""
+    return fmt.verticalAlignment() not in _OFF_TOP
 
 
 def top_align_split_rows(document: QTextDocument, positions: list[int], page_height: float) -> None:
