@@ -24,6 +24,7 @@ from ...docx.stories import split_story_block_id, story_block_id
 from .caret import Caret, clean_length, document_line
 from .caret_moves import line_bound
 from .footnotes import piece_tops
+from .headers import footer_top
 from .qformats import TWIPS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -74,7 +75,7 @@ def header_frames(layout: PagedLayout, page: Page) -> list[StoryFrame]:
         if rel_id is None or document is None:
             continue
         height = document.size().height()
-        y = props.header * TWIPS if kind == "header" else page.height - props.footer * TWIPS - height
+        y = props.header * TWIPS if kind == "header" else footer_top(page.height, props.footer, document)
         story = {"type": kind, "relationshipId": rel_id}
         frames.append(StoryFrame(story, document, QPointF(left, y), 0.0, height))
     return frames

@@ -204,7 +204,6 @@ def laid_out_height(doc: QTextDocument) -> float:
     return doc.size().height() + doc.lastBlock().blockFormat().bottomMargin()
 
 
-
 def footer_top(page_height: float, distance: int, footer: QTextDocument) -> float:
     """Where on the page (LU) ``footer`` starts: Word and LibreOffice end a footer, its last
     paragraph's space after included, ``distance`` twips (``w:pgMar w:footer``) above the paper's

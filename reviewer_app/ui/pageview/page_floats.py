@@ -9,7 +9,7 @@ from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QPainter, QTextDocument
 
 from .floating import Floating, paint_floating, place
-from .headers import story_document
+from .headers import footer_top, story_document
 from .qformats import TWIPS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -39,7 +39,7 @@ def page_floats(
         if kind == "header":
             origin = QPointF(left, props.header * TWIPS)
         else:
-            origin = QPointF(left, page.height - props.footer * TWIPS - story.size().height())
+            origin = QPointF(left, footer_top(page.height, props.footer, story))
         for position, item in story.floats:
             y = _anchor_y(story, position)
             found.append((place(item, props, origin.y() + (y or 0.0)), item, story))

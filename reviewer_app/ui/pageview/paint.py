@@ -32,6 +32,7 @@ from ...docx.format_props import Border
 from .builder import RenderedBlock
 from .document_band import paint_document_band, paper_palette
 from .fonts import without_ligatures
+from .headers import footer_top
 from .page_floats import page_floats, paint_page_floats
 from .qformats import LU_PER_INCH, TWIPS, font_scale
 
@@ -162,8 +163,7 @@ class PagePainter:
             self._story(painter, header, QPointF(left, props.header * TWIPS))
         footer = self.headers.document(page, "footer")
         if footer is not None:
-            height = footer.size().height()
-            self._story(painter, footer, QPointF(left, page.height - props.footer * TWIPS - height))
+            self._story(painter, footer, QPointF(left, footer_top(page.height, props.footer, footer)))
 
     @staticmethod
     def _story(painter: QPainter, document: QTextDocument, at: QPointF) -> None:
