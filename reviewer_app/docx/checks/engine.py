@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
-from itertools import compress
+from itertools import compress, repeat
 from operator import attrgetter, is_not
 from typing import overload
 
@@ -36,12 +36,16 @@ _PLACEHOLDERS = re.compile(r"\{[^{}]*\}|\[[^\[\]]*\]")
 _PREAMBLE_BLOCKS = 15
 
 
+#: What a block's facts depend on besides the block (see :meth:`Checker._contexts`).
+Context = tuple[str | None, bool, bool, bool, bool]
+
+
 @dataclass(slots=True)
 class Facts:
     """Everything the rules need to know about one block that depends on the block alone (and
     on ``context``, what the blocks around it say: see :meth:`Checker._contexts`)."""
 
-    context: tuple[str | None, bool, bool, bool, bool]  # label, table label, definitions, parties, first
+    context: Context  # label, table label, definitions, parties, first
     term_block: terms.TermBlock
     label_block: xrefs.LabelBlock
     may_label: bool
@@ -193,17 +197,19 @@ class Checker:
         known = {_content(b, f.context): f for b, f in zip(self._blocks, self._facts, strict=True)}
         reader = TextReader()
         alike: dict[tuple, Facts] = {}  # facts by all they depend on but block id, list and label
-        self._facts = []
-        for block, context in zip(blocks, self._contexts(blocks), strict=True):
+        read: list[Facts] = []
+        self._facts = read
+        for block, context, like in zip(blocks, *self._contexts(blocks), strict=True):
             facts = known.get(_content(block, context)) if known else None
             if facts is None:
-                like = _alike(block, context)
                 model = alike.get(like)
                 if model is None:
                     facts = alike[like] = _facts(block, context, reader)
+                elif not model.local and not block.list_reference and model.context == context:
+                    facts = model  # (as _readdressed says, without the call: most blocks alike)
                 else:
                     facts = _readdressed(model, block, context)
-            self._facts.append(facts)
+            read.append(facts)
         self._order = snapshot.memo("check_order", lambda snap: {b.id: i for i, b in enumerate(snap.blocks)})
         self._vocabulary = Vocabulary(map(attrgetter("lower_words"), self._facts))
         for name, share in _SHARES:  # each sum made at once, with C-level getters and filter
@@ -215,20 +221,44 @@ class Checker:
         self._fields = None
 
     @staticmethod
-    def _contexts(blocks: Sequence[Block]) -> Iterator[tuple[str | None, bool, bool, bool, bool]]:
-        """What each block's facts depend on besides the block: its shown label, whether it is
-        a table's first column, in a definitions clause, where parties are defined, the first."""
+    def _contexts(blocks: Sequence[Block]) -> tuple[list[Context], list[tuple]]:
+        """Each block's context, what its facts depend on besides the block (its shown label,
+        whether it is a table's first column, in a definitions clause, where parties are
+        defined, the first), and all its facts depend on but its id, its list and the label it
+        shows (which :func:`_readdressed` puts right): blocks with the same key share one
+        reading. Made a column at a time, the clause states a run of blocks from each heading
+        on, as a full check asks it of ten thousand blocks and more."""
+        count = len(blocks)
+        levels = list(map(attrgetter("heading_level"), blocks))
+        labels = list(map(attrgetter("display_label"), blocks))
+        tables = list(map(attrgetter("table"), blocks))
+        first_column = [bool(t) and t.get("gridColumnIndex") == 0 for t in tables]
+        in_definitions, in_parties = [False] * count, [False] * count
+        headings = list(compress(range(count), map(is_not, levels, repeat(None))))
         clause = ClauseTracker()
-        for position, block in enumerate(blocks):
-            if block.heading_level is not None:
-                clause.read(block)
-            yield (
-                block.display_label,
-                bool(block.table and block.table.get("gridColumnIndex") == 0),
-                clause.in_definitions,
-                position < _PREAMBLE_BLOCKS or clause.in_parties,
-                position == 0,
-            )
+        for position, end in zip(headings, [*headings[1:], count][: len(headings)], strict=True):
+            clause.read(blocks[position])
+            in_definitions[position:end] = repeat(clause.in_definitions, end - position)
+            in_parties[position:end] = repeat(clause.in_parties, end - position)
+        in_parties[:_PREAMBLE_BLOCKS] = repeat(True, min(count, _PREAMBLE_BLOCKS))
+        first = [False] * count
+        if count:
+            first[0] = True
+        contexts = list(zip(labels, first_column, in_definitions, in_parties, first, strict=True))
+        alike = zip(
+            map(attrgetter("text"), blocks),
+            map(attrgetter("kind"), blocks),
+            levels,
+            map(bool, map(attrgetter("list_reference"), blocks)),
+            map(bool, labels),
+            map(bool, tables),
+            first_column,
+            in_definitions,
+            in_parties,
+            first,
+            strict=True,
+        )
+        return contexts, list(alike)
 
     def _remember(self, position: int, facts: Facts) -> None:
         """Add a block's share of the sums, but for its words (see :meth:`_swap`)."""
@@ -259,21 +289,24 @@ class Checker:
         parties = {t for t in known if len(t) == 1 and t[0] in _ROLES}
         parties.update(*self._party_names.values())
         index = terms.build_index(definitions, labels, parties, removed)
-        shape = index.shape
-        if self._index is not None and shape == self._index.shape:
-            self._index.defined = index.defined  # same terms: keep the lookup tables
-            self._index.removed = index.removed
+        if self._index is not None and index.shape == self._index.shape:
+            self._index.defined = index.defined  # same terms: keep the lookup tables (and the
+            self._index.removed = index.removed  # shape, told the same as the blocks' by identity)
             index = self._index
         else:
             index.finish()
             self._index = index
             changed = None
+        shape = index.shape
         shared: dict[tuple, term_findings.BlockTerms] = {}
         if changed is None:
+            # each distinct facts once, at its first block (blocks alike share facts)
+            facts = self._facts
+            firsts = dict(zip(map(id, reversed(facts)), range(len(facts) - 1, -1, -1), strict=True))
+            for position in sorted(firsts.values()):
+                self._block_terms(position, index, shape, shared)
             self._totals = term_findings.TermTotals()
-            self._totals.add_all(
-                [self._block_terms(position, index, shape, shared) for position in range(len(self._facts))]
-            )
+            self._totals.add_all(list(map(attrgetter("terms"), facts)))
         else:
             for position in changed:
                 self._totals.add(position, self._block_terms(position, index, shape, shared))
@@ -407,7 +440,7 @@ def _field_free(element: etree._Element | None, marks: dict[etree._Element, set[
     return {m.get(W + "name") or "" for m in element.iter(W + "bookmarkStart")} == marks.get(element, set())
 
 
-def _facts(block: Block, context: tuple[str | None, bool, bool, bool, bool], reader: TextReader) -> Facts:
+def _facts(block: Block, context: Context, reader: TextReader) -> Facts:
     """A block's facts in its ``context`` (see :meth:`Checker._contexts`), from what its text
     alone says (each text read once by ``reader``)."""
     label_text, table_label, in_definitions, party_context, is_title = context
@@ -461,7 +494,7 @@ def _facts(block: Block, context: tuple[str | None, bool, bool, bool, bool], rea
     )
 
 
-def _content(block: Block, context: tuple[str | None, bool, bool, bool, bool]) -> tuple:
+def _content(block: Block, context: Context) -> tuple:
     """All a block's facts depend on: its id, text, kind, level, list and ``context``."""
     ref = block.list_reference
     return (
@@ -474,22 +507,7 @@ def _content(block: Block, context: tuple[str | None, bool, bool, bool, bool]) -
     )
 
 
-def _alike(block: Block, context: tuple[str | None, bool, bool, bool, bool]) -> tuple:
-    """All a block's facts depend on but its id, its list and the label it shows (which
-    :func:`_readdressed` puts right): blocks with the same key share one reading."""
-    return (
-        block.text,
-        block.kind,
-        block.heading_level,
-        bool(block.list_reference),
-        bool(context[0]),
-        context[1:],
-        bool(block.display_label),
-        bool(block.table),
-    )
-
-
-def _readdressed(facts: Facts, block: Block, context: tuple[str | None, bool, bool, bool, bool]) -> Facts:
+def _readdressed(facts: Facts, block: Block, context: Context) -> Facts:
     """The facts of ``block``, alike to the one ``facts`` were read from in text and all its
     context but its list and the label it shows (``5.2`` in one schedule's list, ``25.2`` in the
     next): the same facts (the very same when they name no block, list or label), with

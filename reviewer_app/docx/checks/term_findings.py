@@ -11,14 +11,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Container
 from dataclasses import dataclass
-from itertools import filterfalse
+from itertools import compress, filterfalse
 
 from .model import Finding, QuickFix, placed
 from .terms import (
-    Match,
     Term,
     TermBlock,
     TermIndex,
+    Use,
     as_term,
     capitalised_runs,
     match_terms,
@@ -56,13 +56,13 @@ def block_terms(block: TermBlock, index: TermIndex, block_id: str) -> BlockTerms
     # a use here may come before its definition (not in the definitions clause or a [note])
     placing = not block.in_definitions_clause and not block.text.startswith("[")
     for match in matches:
-        term = match.term
-        if match.case_fix is not None and term in index.defined and match.start >= label_end:
+        term, start, end, case_fix = match
+        if case_fix is not None and term in index.defined and start >= label_end:
             out.cases.append(_case_finding(block, block_id, match, index))
             continue
         uses[term] = uses.get(term, 0) + 1
-        if placing and term not in sites and match.start >= label_end:
-            sites[term] = (match.start, match.end)
+        if placing and term not in sites and start >= label_end:
+            sites[term] = (start, end)
     words = block.words
     capitals = list(filterfalse(taken.__contains__, words.capitals))
     if not capitals:
@@ -99,10 +99,14 @@ class TermTotals:
         result (a schedule's repeated cells and clauses): each distinct result's uses are
         counted once, times the blocks sharing it."""
         uses = self.uses
-        for result, blocks in Counter(results).items():
+        shared = Counter(results)
+        for result, blocks in shared.items():
             for term, count in result.uses.items():  # Counter.update would first ask isinstance(Mapping)
                 uses[term] += count * blocks
-        for position, result in enumerate(results, start):
+        # most blocks have neither sites nor findings: only the others are visited one by one
+        telling = {r for r in shared if r.sites or r.cases or r.misses or r.runs}
+        for position in compress(range(start, start + len(results)), map(telling.__contains__, results)):
+            result = results[position - start]
             for term, site in result.sites.items():
                 self.sites.setdefault(term, {})[position] = site
             if result.cases or result.misses or result.runs:
@@ -197,21 +201,22 @@ def _kind(term: Term, index: TermIndex) -> str:
     return "parties" if term in index.parties else "terms"
 
 
-def _case_finding(block: TermBlock, block_id: str, match: Match, index: TermIndex) -> Finding:
-    phrase = " ".join(match.term)
-    evidence = block.text[match.start : match.end]
-    assert match.case_fix is not None
+def _case_finding(block: TermBlock, block_id: str, match: Use, index: TermIndex) -> Finding:
+    term, start, end, case_fix = match
+    phrase = " ".join(term)
+    evidence = block.text[start:end]
+    assert case_fix is not None
     return Finding(
-        _kind(match.term, index),
+        _kind(term, index),
         "termCapitalisation",
         "warning",
         f"“{evidence}” differs in capitals from the defined term “{phrase}”.",
         block_id,
-        match.start,
-        match.end,
+        start,
+        end,
         evidence,
         phrase,
-        fix=QuickFix(f"Change to “{match.case_fix}”", match.case_fix),
+        fix=QuickFix(f"Change to “{case_fix}”", case_fix),
     )
 
 

@@ -81,9 +81,13 @@ Term = tuple[str, ...]
 #: Known terms of two or more words, of one length, starting with one word, by their words but
 #: the last (lower case), each with its last word in lower case.
 Group = tuple[int, dict[tuple[str, ...], tuple[tuple[Term, str], ...]]]
-#: The known terms a word may start: the longer ones (groups, longest first) and the one-word
-#: term it is a form of; empty when it starts none. See :meth:`TermIndex.starting_with`.
-Start = tuple[tuple[Group, ...], Term | None] | tuple[()]
+#: The known terms a word may start: the longer ones (groups, longest first), the one-word term
+#: it is a form of and the lower-case words one of the longer ones may have second; empty when
+#: it starts none. See :meth:`TermIndex.starting_with`.
+Start = tuple[tuple[Group, ...], "Term | None", frozenset[str]] | tuple[()]
+#: A use of a term: the term, its range ``[start, end)`` and, when its capitals differ from the
+#: term's, the corrected text (a plain tuple: a long contract has ten thousand uses).
+Use = tuple["Term", int, int, "str | None"]
 #: Words naming a part of a document or a list position; never terms by themselves.
 STRUCTURAL = frozenset(
     [
@@ -144,23 +148,16 @@ class TermBlock:
 
 
 @dataclass(slots=True)
-class Match:
-    """A use of ``term`` at ``[start, end)``; ``case_fix`` when its capitals differ."""
-
-    term: Term
-    start: int
-    end: int
-    case_fix: str | None = None
-
-
-@dataclass(slots=True)
 class TermIndex:
     """Every term the document defines or names.
 
-    ``shape`` (the known, defined and party terms as sets) is all a block's
-    :class:`BlockTerms` depend on: while it stays the same, so do they, and an index of the
-    same shape is reused with its lookup tables. ``defined`` also records where each term is
-    defined, which edits elsewhere move, so it is refreshed on every check, as is ``removed``
+    ``shape`` (the known, defined, party and removed terms as sets, made once all terms are
+    in) is all a block's :class:`BlockTerms` depend on: while it stays the same, so do they,
+    and an index of the same shape is reused with its lookup tables. Uses are recorded only
+    of the ``counted`` terms (defined or removed): the uses of a term known otherwise (a
+    heading's title, a table label) only keep its words from being read as other terms.
+    ``defined`` also records where each term is defined, which edits elsewhere move, so it is
+    refreshed on every check, as is ``removed``
     (terms whose definition a pending deletion took out, with the block it was in: known, so
     their uses are found, and reported while used and defined nowhere else).
     """
@@ -174,10 +171,9 @@ class TermIndex:
     by_key: dict[str, list[tuple[Term, int]]] = field(default_factory=dict)
     candidates: dict[str, Start] = field(default_factory=dict)  # per word
     forms: dict[str, frozenset[str]] = field(default_factory=dict)  # per word
-
-    @property
-    def shape(self) -> tuple[frozenset[Term], frozenset[Term], frozenset[Term]]:
-        return frozenset(self.known), frozenset(self.defined), frozenset(self.parties)
+    misspellings: dict[str, tuple[tuple[Term, int, str], ...]] = field(default_factory=dict)  # per word
+    shape: tuple[frozenset[Term], ...] = ()
+    counted: frozenset[Term] = frozenset()
 
     def finish(self) -> None:
         """Build the lookup tables once all terms are in."""
@@ -209,7 +205,32 @@ class TermIndex:
                 head = tuple(w.lower() for w in t[:-1])
                 groups.setdefault(len(t), {}).setdefault(head, []).append((t, t[-1].lower()))
             long = tuple((n, {h: tuple(ts) for h, ts in heads.items()}) for n, heads in groups.items())
-            found = self.candidates[word] = (long, min(ones) if ones else None) if long or ones else ()
+            seconds = frozenset(t[1].lower() for t in longer)
+            one = min(ones) if ones else None
+            found = self.candidates[word] = (long, one, seconds) if long or ones else ()
+        return found
+
+    def misspelt_by(self, base: str) -> tuple[tuple[Term, int, str], ...]:
+        """The words of defined terms and party names that ``base`` (a word without its
+        possessive) misspells by one letter, as (term, the word's position in it, the word),
+        when it may misspell any (cached per word: most capitalised words recur)."""
+        found = self.misspellings.get(base)
+        if found is not None:
+            return found
+        low = base.lower()
+        if len(base) < 5 or not base[0].isupper() or base.isupper() or any(ch.isdigit() for ch in base):
+            found = self.misspellings[base] = ()
+            return found
+        out: list[tuple[Term, int, str]] = []
+        for key in deletion_keys(low):
+            for term, slot in self.by_key.get(key, ()):
+                word = term[slot]
+                if not one_edit_apart(low, word.lower()) or low in (s.lower() for s in singulars(word)):
+                    continue
+                if word.lower() in (s.lower() for s in singulars(base)) or low.startswith(word.lower()):
+                    continue  # a plural or longer form of the word, not a misspelling
+                out.append((term, slot, word))
+        found = self.misspellings[base] = tuple(out)
         return found
 
     def forms_of(self, word: str) -> frozenset[str]:
@@ -245,6 +266,9 @@ def build_index(
     index.known.update(as_term(label) for label in labels)
     index.known.update(parties)
     index.known.update(index.removed)
+    defined, removed = frozenset(index.defined), frozenset(index.removed)
+    index.shape = (frozenset(index.known), defined, frozenset(index.parties), removed)
+    index.counted = defined | removed
     return index
 
 
@@ -258,10 +282,10 @@ def _word_matches(words: Words, k: int, word: str, last: bool) -> bool:
     return base == low or low in (s.lower() for s in singulars(base)) or low in (base + "s", base + "es")
 
 
-def match_terms(block: TermBlock, index: TermIndex) -> tuple[list[Match], set[int]]:
-    """Uses of known terms in ``block`` (greedy, longest first) and the positions of the words
-    that are not free: those the uses cover and those of a definition's own term. Only the
-    words a known term may start with are looked at."""
+def match_terms(block: TermBlock, index: TermIndex) -> tuple[list[Use], set[int]]:
+    """Uses of the counted terms in ``block`` (of all known terms, greedy, longest first) and
+    the positions of the words that are not free: those any known term's uses cover and those
+    of a definition's own term. Only the words a known term may start with are looked at."""
     words = block.words
     texts = words.text
     looked_up = list(map(index.candidates.get, texts))
@@ -273,40 +297,50 @@ def match_terms(block: TermBlock, index: TermIndex) -> tuple[list[Match], set[in
         taken.update(
             range(bisect_left(words.start, definition.start), bisect_left(words.start, definition.end))
         )
-    matches: list[Match] = []
+    matches: list[Use] = []
     starts = list(filterfalse(taken.__contains__, compress(range(len(texts)), looked_up)))
     if not starts:
         return matches, taken
+    counted = index.counted
+    forms, forms_of = index.forms, index.forms_of
     lowered: list[str] = []  # the words in lower case, made when a longer term may start
     after = 0
     for i in starts:
         if i < after:
             continue
-        longer, one = looked_up[i]  # type: ignore[misc]  # (starts only where there is a term)
-        if longer:
+        longer, one, seconds = looked_up[i]  # type: ignore[misc]  # (starts only where there is a term)
+        # a longer term starting here needs one of its second words next (most have none)
+        if (
+            longer
+            and i + 1 < len(texts)
+            and not seconds.isdisjoint(forms.get(texts[i + 1]) or forms_of(texts[i + 1]))
+        ):
             if not lowered:
                 lowered = list(map(str.lower, texts))
             found = _match_longer(block, index, longer, i, lowered)
             if found is not None:
-                match, after = found
-                matches.append(match)
+                term, last = found
+                if term in counted:
+                    matches.append(_classify(block, term, i, last))
+                after = last + 1
                 taken.update(range(i, after))
                 continue
         if one is not None:
-            word, start = texts[i], words.start[i]
-            if word[0].islower() or one[0][0].isupper() or start in words.initial or word.isupper():
-                matches.append(Match(one, start, words.end[i]))  # most uses: what _classify says
-            else:
-                matches.append(_classify(block, one, i, i))
+            if one in counted:
+                word, start = texts[i], words.start[i]
+                if word[0].islower() or one[0][0].isupper() or start in words.initial or word.isupper():
+                    matches.append((one, start, words.end[i], None))  # most uses: what _classify says
+                else:
+                    matches.append(_classify(block, one, i, i))
             taken.add(i)
     return matches, taken
 
 
 def _match_longer(
     block: TermBlock, index: TermIndex, groups: tuple[Group, ...], i: int, lowered: list[str]
-) -> tuple[Match, int] | None:
-    """The longest use of a known term of two or more words starting at word ``i`` (of equally
-    long ones, the first in term order), and the word after it; None when none starts here.
+) -> tuple[Term, int] | None:
+    """The longest known term of two or more words used from word ``i`` on (of equally long
+    ones, the first in term order), and its last word; None when none starts here.
     ``lowered`` is the block's words in lower case."""
     words = block.words
     texts = words.text
@@ -324,11 +358,11 @@ def _match_longer(
         else:
             continue
         if all(words.gap_ok(block.text, k, k + 1) for k in range(i, last)):
-            return _classify(block, term, i, last), last + 1
+            return term, last
     return None
 
 
-def _classify(block: TermBlock, term: Term, first: int, last: int) -> Match:
+def _classify(block: TermBlock, term: Term, first: int, last: int) -> Use:
     """A use of ``term`` at words ``[first, last]``, or a use whose capitals differ from the
     definition (with the corrected text)."""
     words = block.words
@@ -338,15 +372,15 @@ def _classify(block: TermBlock, term: Term, first: int, last: int) -> Match:
     shape = [w[0].isupper() for w in span]
     wanted = [w[0].isupper() for w in term]
     if shape == wanted or all(w.isupper() for w in span) or not any(shape):
-        return Match(term, start, end)
+        return (term, start, end, None)
     if initial and shape[1:] == wanted[1:]:
-        return Match(term, start, end)
+        return (term, start, end, None)
     fixed = block.text[start:end]
     for k, w in zip(range(first, last + 1), term, strict=True):
         offset = words.start[k] - start
         letter = w[0] if w[0].isupper() else words.text[k][0].lower()
         fixed = fixed[:offset] + letter + fixed[offset + 1 :]
-    return Match(term, start, end, case_fix=fixed)
+    return (term, start, end, fixed)
 
 
 def word_forms(word: str) -> tuple[str, ...]:
@@ -364,26 +398,16 @@ def near_miss(block: TermBlock, index: TermIndex, position: int) -> tuple[Term, 
     a party name wins, then the longest term, whatever order sets iterate in."""
     words = block.words
     base = words.base[position]
-    low = base.lower()
-    if len(base) < 5 or not base[0].isupper() or base.isupper() or any(ch.isdigit() for ch in base):
-        return None
     found: list[tuple[Term, int, int, str]] = []
-    for key in deletion_keys(low):
-        for term, slot in index.by_key.get(key, ()):
-            word = term[slot]
-            if not one_edit_apart(low, word.lower()) or low in (s.lower() for s in singulars(word)):
-                continue
-            if word.lower() in (s.lower() for s in singulars(base)) or base.lower().startswith(word.lower()):
-                continue  # a plural or longer form of the word, not a misspelling
-            first = position - slot
-            if first < 0 or first + len(term) > len(words.text):
-                continue
-            if all(
-                k == slot or _word_matches(words, first + k, w, k == len(term) - 1)
-                for k, w in enumerate(term)
-            ):
-                start = words.start[position]
-                found.append((term, start, start + len(base), word))
+    for term, slot, word in index.misspelt_by(base):
+        first = position - slot
+        if first < 0 or first + len(term) > len(words.text):
+            continue
+        if all(
+            k == slot or _word_matches(words, first + k, w, k == len(term) - 1) for k, w in enumerate(term)
+        ):
+            start = words.start[position]
+            found.append((term, start, start + len(base), word))
     if not found:
         return None
     return min(found, key=lambda miss: (miss[0] not in index.parties, -len(miss[0]), miss[0]))
@@ -460,7 +484,7 @@ def undefined_candidate(
 
 
 __all__ = [
-    "Match",
+    "Use",
     "Term",
     "TermBlock",
     "TermIndex",

@@ -49,10 +49,11 @@ def words_up_to(text: str, most: int) -> int:
     return len(text.split(None, most))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TextFacts:
-    """One text's reading; its ``local`` findings name the first block read with the text (see
-    :meth:`local_for`)."""
+    """One text's reading, shared by the blocks with the text and not to be changed (not frozen:
+    a frozen record is several times slower to make, and a contract has thousands of texts);
+    its ``local`` findings name the first block read with the text (see :meth:`local_for`)."""
 
     words: Words
     references: list[xrefs.Reference]

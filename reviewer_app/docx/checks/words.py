@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from itertools import accumulate, compress
-from operator import itemgetter, not_
 from typing import NamedTuple
 
 #: A word (captured), splitting a text into the text before each word and the word, alternately,
@@ -102,7 +101,7 @@ def words(text: str) -> Words:
     """The words of ``text``, each marked sentence-initial when only spaces and opening quotes
     or brackets separate it from a sentence end, a tab (after a list label), a list label such
     as ``(a)`` opening the text, or the start."""
-    initial = {m.end() for m in _SENTENCE_START.finditer(text)}
+    initial = set(map(_end, _SENTENCE_START.finditer(text)))
     for opening in (_TEXT_START.match(text), _LABEL_START.match(text)):
         if opening is not None:
             initial.add(opening.end())
@@ -113,19 +112,22 @@ def words(text: str) -> Words:
         bases = [strip_possessive(w) if w[-1] in "'’s" else w for w in texts]
     else:
         bases = texts
-    upper = list(map(str.isupper, map(_first, texts)))
     return Words(
         texts,
         offsets[0:-1:2],
         offsets[1::2],
         bases,
         initial,
-        list(compress(range(len(texts)), upper)),
-        frozenset(map(str.lower, compress(bases, map(not_, upper)))),
+        list(compress(range(len(texts)), map(_capitalised, texts))),
+        frozenset(map(str.lower, filter(_small, bases))),  # a base starts as its word does
     )
 
 
-_first = itemgetter(0)
+_end = re.Match.end
+#: Whether a word (which starts with a letter) starts with a capital, or with a small letter:
+#: one C-level comparison of the word with "a" each.
+_capitalised = "a".__gt__
+_small = "a".__le__
 
 
 def deletion_keys(word: str) -> set[str]:
