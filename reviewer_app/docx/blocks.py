@@ -15,7 +15,8 @@ from typing import Any
 from lxml import etree
 
 from . import hashing
-from .numbering import ListCounter, NumberingDefinitions, Stated
+from .hashing import normalize_text
+from .numbering import ListCounter, NumberingDefinitions
 from .sections import ends_section
 from .styles import StyleIndex
 from .table_grid import TableGrid
@@ -27,7 +28,7 @@ from .text import (
     mark_state,
     paragraph_properties,
     paragraph_text,
-    plain_text,
+    plain_paragraph,
 )
 from .vocabulary import BLOCK_WRAPPERS
 from .xmlutil import MC, W14, W, int_attr, lenient_int, on_off
@@ -285,40 +286,50 @@ class BodyWalker:
     def _paragraph(self, p: etree._Element, paragraph_index: int) -> None:
         notes = self._notes
         notes_before = (notes.footnotes, notes.endnotes)
-        props = _Properties(paragraph_properties(p))
         text = None
-        stack = self._fields.stack
-        if p not in self._complex and True not in stack:
-            text = plain_text(p)
-        if text is None:
-            extracted = paragraph_text(p, self._fields, self._notes)
-            text = extracted.text
-            block = Block("", "paragraph", text, hashing.normalize_text(text), p)
-            block.structural_boundaries = extracted.boundaries
-            block.mark_deleted, block.mark_inserted = extracted.mark_deleted, extracted.mark_inserted
-            block.has_field_chars = extracted.has_field_chars
-            block.has_removed_text = extracted.has_removed_text
+        if p not in self._complex and True not in self._fields.stack:
+            ppr, text = plain_paragraph(p)
         else:
-            block = Block("", "paragraph", text, hashing.normalize_text(text), p)
-            block.structural_boundaries = NO_BOUNDARIES
-            if props.rpr is not None:
-                block.mark_deleted, block.mark_inserted = mark_state(props.rpr)
-        block.notes_before = notes_before
-        if self._frames:
-            block.table = self._table_location(paragraph_index)
-        self.describe(block, props)
+            ppr = paragraph_properties(p)
+        key, spacing, ind, rpr = _read_properties(ppr)
+        table = self._table_location(paragraph_index) if self._frames else None
+        if text is None:
+            extracted = paragraph_text(p, self._fields, notes)
+            text, boundaries = extracted.text, extracted.boundaries
+            deleted, inserted = extracted.mark_deleted, extracted.mark_inserted
+            fields, removed = extracted.has_field_chars, extracted.has_removed_text
+        else:
+            boundaries, fields, removed = NO_BOUNDARIES, False, False
+            deleted, inserted = (False, False) if rpr is None else mark_state(rpr)
+        block = Block(
+            "",
+            "paragraph",
+            text,
+            normalize_text(text),
+            p,
+            table=table,
+            structural_boundaries=boundaries,
+            mark_deleted=deleted,
+            mark_inserted=inserted,
+            notes_before=notes_before,
+            has_field_chars=fields,
+            has_removed_text=removed,
+        )
+        self.describe(block, key, spacing, ind)
         self._blocks.append(block)
 
-    def describe(self, block: Block, props: _Properties) -> None:
+    def describe(
+        self, block: Block, key: _Key, spacing: etree._Element | None, ind: etree._Element | None
+    ) -> None:
         """Fill style, heading level, numbering, label, kind and direct formatting of a block.
 
-        What follows from the paragraph's style, numbering, outline level and alignment alone is
-        worked out once per combination (a long contract states a few dozen) and copied.
+        What follows from the paragraph's style, numbering, outline level and alignment alone
+        (``key``) is worked out once per combination (a long contract states a few dozen) and
+        copied.
         """
-        key = (props.style_id, props.numpr, props.num_val, props.ilvl_val, props.outline_val, props.jc_val)
         described = self._described.get(key)
         if described is None:
-            described = self._described[key] = self._describe(props)
+            described = self._described[key] = self._describe(key)
         style_id, heading_level, outline, stated, effective, alignment = described
         block.style_id = style_id
         block.heading_level = heading_level
@@ -338,16 +349,16 @@ class BodyWalker:
         elif label:
             block.kind = "listItem"
             block.display_label = label
-        if props.spacing is not None:
-            block.direct_spacing = self._cached(props.spacing, _spacing)
-        if props.ind is not None:
-            block.direct_indentation = self._cached(props.ind, direct_indentation)
+        if spacing is not None:
+            block.direct_spacing = self._cached(spacing, _spacing)
+        if ind is not None:
+            block.direct_indentation = self._cached(ind, direct_indentation)
 
-    def _describe(self, props: _Properties) -> _Described:
-        style_id = props.style_id
+    def _describe(self, key: _Key) -> _Described:
+        style_id, numpr, num_val, ilvl_val, outline_val, jc_val = key
         if style_id is None:
             style_id = self.styles.default_paragraph_style_id
-        level_raw = lenient_int(props.outline_val)
+        level_raw = lenient_int(outline_val)
         heading_level: int | None
         outline: dict[str, Any] | None = None
         if level_raw is not None and 0 <= level_raw <= 8:
@@ -358,11 +369,11 @@ class BodyWalker:
             outline = {"kind": "bodyText"}
         else:
             heading_level = self.styles.heading_level(style_id) if style_id else None
-        stated = _stated_numbering(props)
-        effective = self.numbering.numbering_of(props.stated(), style_id)
+        stated = _stated_numbering(numpr, num_val, ilvl_val)
+        effective = self.numbering.numbering_of((num_val, ilvl_val) if numpr else None, style_id)
         alignment = None
-        if props.jc:
-            value = _JC_ALIASES.get(props.jc_val or "", props.jc_val)
+        if jc_val:
+            value = _JC_ALIASES.get(jc_val, jc_val)
             alignment = value if value in _ALIGNMENTS else None
         return style_id, heading_level, outline, stated, effective, alignment
 
@@ -377,67 +388,58 @@ class BodyWalker:
         return None if found is None else dict(found)  # type: ignore[arg-type]
 
 
+#: What the block model reads from a paragraph's ``w:pPr`` that decides its description: its
+#: style id, whether it states ``w:numPr``, that numPr's numId and ilvl values, its outline
+#: level value and its alignment value (each None when not stated).
+_Key = tuple[str | None, bool, str | None, str | None, str | None, str | None]
 #: What a paragraph's style, numbering, outline level and alignment alone decide: its style id,
 #: heading level, direct outline level, stated numbering, effective (numId, ilvl), alignment.
 _Described = tuple[
     str | None, int | None, dict[str, Any] | None, dict[str, Any], tuple[str, int] | None, str | None
 ]
 _MISSING = object()
+_NO_PROPERTIES: tuple[_Key, None, None, None] = ((None, False, None, None, None, None), None, None, None)
 
 
-class _Properties:
-    """What the block model reads from a paragraph's ``w:pPr``, found in one pass over its
-    children (a 300-page contract has ~15,000; lxml's ``find`` per property costs more). A
-    property a malformed file states twice is read from its last statement."""
-
-    __slots__ = (
-        "style_id",
-        "numpr",
-        "num_val",
-        "ilvl_val",
-        "outline_val",
-        "jc",
-        "jc_val",
-        "spacing",
-        "ind",
-        "rpr",
-    )
-
-    def __init__(self, ppr: etree._Element | None) -> None:
-        self.style_id = self.num_val = self.ilvl_val = self.outline_val = self.jc_val = None
-        self.numpr = self.jc = False
-        self.spacing = self.ind = self.rpr = None
-        if ppr is None:
-            return
-        for child in ppr:
-            tag = child.tag
-            if tag == _PSTYLE:
-                self.style_id = child.get(_VAL)
-            elif tag == _JC:
-                self.jc = True
-                self.jc_val = child.get(_VAL)
-            elif tag == _NUMPR:
-                self.numpr = True
-                num_id = ilvl = None
-                for part in child:
-                    if part.tag == _NUM_ID and num_id is None:
+def _read_properties(
+    ppr: etree._Element | None,
+) -> tuple[_Key, etree._Element | None, etree._Element | None, etree._Element | None]:
+    """What the block model reads from a paragraph's ``w:pPr``: its description key, its
+    ``w:spacing``, ``w:ind`` and ``w:rPr``, found in one pass over its children (a 300-page
+    contract has ~15,000; lxml's ``find`` per property costs more). A property a malformed file
+    states twice is read from its last statement, the mark's ``w:rPr`` from its first (as
+    text.paragraph_mark_state reads it)."""
+    if ppr is None:
+        return _NO_PROPERTIES
+    style_id = num_val = ilvl_val = outline_val = jc_val = spacing = ind = rpr = None
+    numpr = False
+    for child in ppr:
+        tag = child.tag
+        if tag == _PSTYLE:
+            style_id = child.get(_VAL)
+        elif tag == _JC:
+            jc_val = child.get(_VAL)
+        elif tag == _NUMPR:
+            numpr = True
+            num_id = ilvl = None
+            for part in child:
+                part_tag = part.tag
+                if part_tag == _NUM_ID:
+                    if num_id is None:
                         num_id = part
-                    elif part.tag == _ILVL and ilvl is None:
-                        ilvl = part
-                self.num_val = None if num_id is None else num_id.get(_VAL)
-                self.ilvl_val = None if ilvl is None else ilvl.get(_VAL)
-            elif tag == _OUTLINE_LVL:
-                self.outline_val = child.get(_VAL)
-            elif tag == _SPACING:
-                self.spacing = child
-            elif tag == _IND:
-                self.ind = child
-            elif tag == _RPR and self.rpr is None:
-                self.rpr = child  # the first, as text.paragraph_mark_state reads it
-
-    def stated(self) -> Stated:
-        """What the ``w:numPr`` states, as :meth:`NumberingDefinitions.numbering_of` takes it."""
-        return (self.num_val, self.ilvl_val) if self.numpr else None
+                elif part_tag == _ILVL and ilvl is None:
+                    ilvl = part
+            num_val = None if num_id is None else num_id.get(_VAL)
+            ilvl_val = None if ilvl is None else ilvl.get(_VAL)
+        elif tag == _OUTLINE_LVL:
+            outline_val = child.get(_VAL)
+        elif tag == _SPACING:
+            spacing = child
+        elif tag == _IND:
+            ind = child
+        elif tag == _RPR and rpr is None:
+            rpr = child
+    return (style_id, numpr, num_val, ilvl_val, outline_val, jc_val), spacing, ind, rpr
 
 
 def _section_marker(block: Block) -> bool:
@@ -456,12 +458,13 @@ def _section_marker(block: Block) -> bool:
 _INHERIT: dict[str, Any] = {"kind": "inherit"}
 
 
-def _stated_numbering(props: _Properties) -> dict[str, Any]:
-    """What the paragraph itself says about numbering (contract 'Numbering states')."""
-    if not props.numpr:
+def _stated_numbering(numpr: bool, num_val: str | None, ilvl_val: str | None) -> dict[str, Any]:
+    """What the paragraph itself says about numbering (contract 'Numbering states'): whether it
+    states a ``w:numPr``, and that numPr's numId and ilvl values."""
+    if not numpr:
         return _INHERIT
-    num_id = lenient_int(props.num_val)
-    ilvl = lenient_int(props.ilvl_val)
+    num_id = lenient_int(num_val)
+    ilvl = lenient_int(ilvl_val)
     if num_id == 0:
         return {"kind": "none"}
     if num_id is None:

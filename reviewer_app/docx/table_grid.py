@@ -169,7 +169,7 @@ class GridCell:
     @property
     def covered(self) -> bool:
         """True when the cell continues a merge: its place shows ``top``'s content."""
-        return self.top is not self
+        return self._top is not None
 
 
 @dataclass(slots=True, eq=False)
@@ -226,7 +226,8 @@ def _read_row(tr: etree._Element, index: int, row: int) -> GridRow:
     cells = out.cells
     column = out.before
     for tc in tcs:
-        tcpr = tc[0] if len(tc) and tc[0].tag == _TCPR else first_child(tc, _TCPR)
+        first = tc[0] if len(tc) else None
+        tcpr = first if first is None or first.tag == _TCPR else first_child(tc, _TCPR)
         span, vmerge, hmerge, width, inserted, deleted = 1, None, None, None, False, False
         if tcpr is not None:
             for child in tcpr:
