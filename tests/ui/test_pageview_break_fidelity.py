@@ -278,3 +278,62 @@ def test_the_pages_after_each_accepted_or_rejected_change_are_those_of_the_file_
         assert _lines_and_feet(layout) == _lines_and_feet(fresh), (
             f"after change {k + 1} ({change['blockId']})"
         )
+
+
+#: styles with exact 12 pt lines (LibreOffice and we then break lines and pages alike) that
+#: say nothing of widow control, or turn it off (``{}``: the defaults' extra paragraph properties)
+_PLAIN_STYLES = (
+    '<w:docDefaults><w:rPrDefault><w:rPr><w:sz w:val="24"/></w:rPr></w:rPrDefault><w:pPrDefault><w:pPr>'
+    '<w:spacing w:after="0" w:line="240" w:lineRule="exact"/>{}</w:pPr></w:pPrDefault></w:docDefaults>'
+    '<w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/></w:style>'
+)
+
+
+def _libreoffice_words(paths: list[Path], out: Path) -> list[list[str]]:
+    """The words of the first page of LibreOffice's PDF of each of ``paths``."""
+    subprocess.run(
+        ["soffice", f"-env:UserInstallation=file://{out / 'profile'}", "--headless"]
+        + ["--convert-to", "pdf", "--outdir", str(out)]
+        + [str(path) for path in paths],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    pages = []
+    for path in paths:
+        boxes = subprocess.run(
+            ["pdftotext", "-bbox", str(out / f"{path.stem}.pdf"), "-"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+        pages.append(re.findall(r">([^<]+)</word>", boxes.split("<page ")[1]))
+    return pages
+
+
+@_LIBREOFFICE
+def test_widow_control_is_on_unless_the_styles_turn_it_off(qapp, tmp_path: Path) -> None:
+    """A six-line paragraph near the page foot, in a file whose styles never mention widow
+    control: as in LibreOffice (and Word), its last line does not go alone to the next page (the
+    line before goes along) nor its first line stay alone at the foot (it moves whole). With
+    widow control off in the document defaults, both are left alone, as in LibreOffice."""
+    words = "Start " + " ".join(f"long{i}" for i in range(70))
+    paths = []
+    for fillers in (49, 53):
+        body = "".join(p(f"Filler{n}") for n in range(fillers)) + p(words)
+        body += "".join(p(f"After{n}") for n in range(5)) + _SECTION
+        for name, extra in (("silent", ""), ("off", '<w:widowControl w:val="0"/>')):
+            paths.append(tmp_path / f"widow{fillers}-{name}.docx")
+            paths[-1].write_bytes(make_docx(body, styles=_PLAIN_STYLES.format(extra)))
+    theirs = _libreoffice_words(paths, tmp_path)
+
+    def held(page_words: list[str]) -> int:
+        """How many of the paragraph's words page 1 holds."""
+        return sum(word.startswith(("Start", "long")) for word in page_words)
+
+    for path, their_words in zip(paths, theirs, strict=True):
+        ours = PagedLayout(DocxReviewer.open(path), "all").build_all().index.page_text(0).split()
+        assert held(ours) == held(their_words), path.name
+    counts = dict(zip((path.stem for path in paths), map(held, theirs), strict=True))
+    assert counts["widow49-silent"] < counts["widow49-off"] < 71, "a widow is avoided only under control"
+    assert counts["widow53-silent"] == 0 < counts["widow53-off"], "so is an orphan"

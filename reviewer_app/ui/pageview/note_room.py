@@ -12,7 +12,9 @@ page, with its note: a whole paragraph gets a page break before it (keeping a ke
 heading and a lone first line with it), a paragraph running on is split at that line with a
 block separator whose second half starts a page; a table row gets its table moved when the
 table starts on the page. Qt then lays out the rest again and the next page is visited.
-Each page is settled once, so the work is bounded by the pages laid out.
+Where the notes move nothing, the visit keeps widow control too: a paragraph's last line alone
+at the top of the next page takes the line before it along (:meth:`NoteRoom._widow`), with the
+same moves. Each page is settled once, so the work is bounded by the pages laid out.
 
 Every move is recorded so that re-rendering a paragraph can undo the moves after it
 (:meth:`NoteRoom.release`) and redo them for the new text (:meth:`NoteRoom.rewind`, then
@@ -60,7 +62,7 @@ class _DocNotes:
     checked: int = 0
     feet: dict[int, PageFoot] = field(default_factory=dict)
     moves: list[_Move] = field(default_factory=list)
-    #: records looked at for footnote references so far, and whether one had any
+    #: records looked at for footnote references so far, and whether one had any or widow control
     scanned: int = 0
     noted: bool = False
 
@@ -113,10 +115,13 @@ class NoteRoom:
         count = section_doc.page_count()
         records = section_doc.records
         state.scanned = min(state.scanned, len(records))
-        state.noted = state.noted or any(record.notes for record in records[state.scanned :])
+        state.noted = state.noted or any(
+            record.notes or record.orphan_control for record in records[state.scanned :]
+        )
         state.scanned = len(records)
         if not state.noted and not self._carried(doc_index, state.checked):
-            state.checked = max(state.checked, count if final else count - 1)  # no notes: nothing moves
+            # no notes and no widow control: nothing moves
+            state.checked = max(state.checked, count if final else count - 1)
             return inserted
         guard = 4 * count + 16
         while guard > 0:
@@ -166,7 +171,7 @@ class NoteRoom:
         carried = self._carried(doc_index, page)
         refs = self._refs(section_doc, page)
         if not refs and not carried:
-            return None
+            return self._widow(section_doc, state, page)
         props = section_doc.props
         width = text_width(props)
         height = section_doc.page_height
@@ -192,6 +197,8 @@ class NoteRoom:
                 continue  # a page's first line stays, however tall its notes
             split = self._move(section_doc, state, block, index, page)
             break
+        if len(state.moves) == moves:  # the notes moved nothing: the page may still end on a widow
+            split = self._widow(section_doc, state, page)
         if len(state.moves) > moves:  # what moved took its references along
             refs = self._refs(section_doc, page)
             notes = [(at, self.documents.piece(note_id, label, width)) for at, note_id, label in refs]
@@ -245,6 +252,29 @@ class NoteRoom:
                 self._break_before(state, target)
                 return None
         return self._split(section_doc, state, block, index) if index > 0 else None
+
+    def _widow(self, section_doc: SectionDoc, state: _DocNotes, page: int) -> int | None:
+        """Widow control: when the next page starts with the last line of a paragraph under it
+        and the rest of it ends this page, the line before goes along (two lines to a page, as
+        in Word and LibreOffice); a paragraph left with fewer than two lines here moves whole.
+        The split position, if split."""
+        height = section_doc.page_height
+        first = next(_page_lines(section_doc, page + 1, (page + 1) * height), None)
+        if first is None:
+            return None
+        block, index = first[0], first[1]
+        record = section_doc.record_at(block.position())
+        if (
+            record is None
+            or not record.orphan_control
+            or index == 0
+            or index != block.layout().lineCount() - 1
+            or record.start != block.position()
+            or section_doc.document.findBlock(record.end) != block  # one block holds it
+            or QTextCursor(block).currentTable() is not None
+        ):
+            return None
+        return self._move(section_doc, state, block, index - 1 if index >= 3 else 0, page)
 
     def _chain_start(self, section_doc: SectionDoc, block: QTextBlock, page: int) -> QTextBlock:
         """``block``, or the first of the keep-with-next paragraphs before it on the same page."""
