@@ -127,6 +127,14 @@ class FormatResolver:
         self._chain_cache[key] = (p_layer, r_layer)
         return p_layer, r_layer
 
+    def _style_indents_its_list(self, style_id: str | None) -> bool:
+        """Whether the nearest style of ``style_id``'s chain that names a list also states indents."""
+        for el in self.styles.chain_elements(style_id):
+            ppr = el.find(W + "pPr")
+            if ppr is not None and ppr.find(W + "numPr") is not None:
+                return ppr.find(W + "ind") is not None
+        return False
+
     def table_layers(self, table_style: str | None) -> tuple[dict[str, Any], dict[str, Any]]:
         """(pPr, rPr) a table style gives the paragraphs in its cells."""
         return self._chain(table_style or self._default_table, "table")
@@ -158,7 +166,12 @@ class FormatResolver:
         table_style: str | None = None,
         in_table: bool = False,
     ) -> ParaProps:
-        """Effective paragraph properties: defaults → table style → style → list level → direct."""
+        """Effective paragraph properties: defaults → table style → style → list level → direct.
+
+        The list level goes under the style instead when the style that numbers the paragraph
+        states its own indents (``w:numPr`` and ``w:ind`` in one style, none in the paragraph):
+        LibreOffice then indents the paragraph and places its number by the style's chain.
+        """
         direct = element_key(ppr, PPR_SKIP)
         key = (direct, style_id, numbering, table_style, in_table)
         cached = self._para_cache.get(key)
@@ -167,9 +180,13 @@ class FormatResolver:
         merged = dict(self._defaults_p)
         if in_table:
             merged = _merge_ppr(merged, self.table_layers(table_style)[0])
-        merged = _merge_ppr(merged, self._chain(style_id, "paragraph")[0])
+        layers = [self._chain(style_id, "paragraph")[0]]
         if numbering is not None:
-            merged = _merge_ppr(merged, self._numbering_layer(*numbering)[0])
+            level = self._numbering_layer(*numbering)[0]
+            under = not _numbers_directly(ppr) and self._style_indents_its_list(style_id)
+            layers.insert(0 if under else 1, level)
+        for layer in layers:
+            merged = _merge_ppr(merged, layer)
         merged = _merge_ppr(merged, parse_ppr(ppr))
         if "tabs" in merged:
             merged["tabs"] = tuple(merged["tabs"])
@@ -217,3 +234,9 @@ class FormatResolver:
         if key not in self._rpr_layers:
             self._rpr_layers[key] = parse_rpr(rpr, self.themes)
         return key
+
+
+def _numbers_directly(ppr: etree._Element | None) -> bool:
+    """Whether a paragraph names its list itself (``w:numPr`` with a ``w:numId``)."""
+    num = ppr.find(W + "numPr") if ppr is not None else None
+    return num is not None and num.find(W + "numId") is not None
