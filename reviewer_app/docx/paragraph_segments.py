@@ -209,12 +209,13 @@ class ParagraphSegments(TextWalk):
             self.state.codes.pop()
         super().field_char(el)
 
-    def run(self, run: etree._Element) -> None:
-        """The base walker's run rules; a run whose properties changed flags the paragraph."""
+    def run_properties_of(self, run: etree._Element) -> etree._Element | None:
+        """The run's ``w:rPr``, kept for the segments' formatting; a run whose properties changed
+        flags the paragraph."""
         rpr = self.run_properties[run] = first_child(run, _RPR)
         if rpr is not None and first_child(rpr, _RPR_CHANGE) is not None:
             self.format_change = True
-        super().run(run)
+        return rpr
 
     def run_marker(self, child: etree._Element) -> bool:
         """Field instruction text (to name PAGE/NUMPAGES fields) and comment references."""

@@ -149,7 +149,7 @@ class StoryBuilder(TableWriter):
         ctx = self.ctx
         mode = ctx.mode
         block = ctx.blocks.get(p)
-        ppr = p[0] if len(p) and p[0].tag == _PPR else p.find(_PPR)
+        ppr = p[0] if len(p) and p[0].tag == _PPR else first_child(p, _PPR)
         style_id = block.style_id if block is not None else _pstyle(ppr, ctx.resolver)
         numbering = None
         if block is not None and block.list_reference is not None:
@@ -509,12 +509,12 @@ def _style_of(el: etree._Element | None, ctx: BuildContext) -> str | None:
     block = ctx.blocks.get(el)
     if block is not None:
         return block.style_id
-    ppr = el[0] if len(el) and el[0].tag == _PPR else el.find(_PPR)
+    ppr = el[0] if len(el) and el[0].tag == _PPR else first_child(el, _PPR)
     return _pstyle(ppr, ctx.resolver)
 
 
 def _pstyle(ppr: etree._Element | None, resolver: FormatResolver) -> str | None:
-    style = ppr.find(_PSTYLE) if ppr is not None else None
+    style = first_child(ppr, _PSTYLE) if ppr is not None else None
     if style is not None and style.get(W + "val"):
         return style.get(W + "val")
     return resolver.document.styles.default_paragraph_style_id
