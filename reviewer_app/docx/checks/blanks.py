@@ -44,10 +44,11 @@ _LOWER_CUES = ("tbd", "tbc", "tba", "to be ", "note", "ntd")
 _CHECKED_BOX = re.compile(r"^\[\s*[xX✓✔]\s*\]$")
 
 
-def check(block_id: str, text: str) -> list[Finding]:
-    """Every blank or placeholder in one block's text, each reported once (overlaps merged)."""
+def check(block_id: str, text: str, lower: str | None = None) -> list[Finding]:
+    """Every blank or placeholder in one block's text, each reported once (overlaps merged);
+    ``lower`` is the text in lower case, when the caller has it already."""
     found: list[Finding] = []
-    if not contains_any(text, _CUES) and not contains_any(text.lower(), _LOWER_CUES):
+    if not contains_any(text, _CUES) and not contains_any(lower or text.lower(), _LOWER_CUES):
         return found
     taken: list[tuple[int, int]] = []
     for code, pattern in _PATTERNS:

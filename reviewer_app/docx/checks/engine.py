@@ -48,7 +48,7 @@ class Facts:
     context: Context  # label, table label, definitions, parties, first
     term_block: terms.TermBlock
     label_block: xrefs.LabelBlock
-    may_label: bool
+    labelled: xrefs.LabelBlock | None  # ``label_block`` when it may add a label (xrefs.may_label)
     references: list[xrefs.Reference]
     local: list[Finding]
     lower_words: frozenset[str]
@@ -71,10 +71,6 @@ def _label_end(block: Block, title: str | None, table_label: bool, is_title: boo
     return 0
 
 
-def _labelled_share(facts: Facts) -> xrefs.LabelBlock | None:
-    return facts.label_block if facts.may_label else None
-
-
 #: The checker's per-block sums (attribute names, by position) and what a block adds to each
 #: (nothing when it is empty or false): the term definitions, term-like titles, party names,
 #: borrowed-terms cues, labels references may point at, references, local findings, numbers.
@@ -83,7 +79,7 @@ _SHARES: tuple[tuple[str, Callable[[Facts], object]], ...] = (
     ("_labels", attrgetter("label")),
     ("_party_names", attrgetter("parties")),
     ("_borrowing", attrgetter("borrows_terms")),
-    ("_labelled", _labelled_share),
+    ("_labelled", attrgetter("labelled")),
     ("_references", attrgetter("references")),
     ("_local", attrgetter("local")),
     ("_manual", attrgetter("manual")),
@@ -184,7 +180,7 @@ class Checker:
         self._facts[position] = facts
         self._vocabulary.add(facts.lower_words)
         self._remember(position, facts)
-        if old.may_label or facts.may_label:
+        if old.labelled or facts.labelled:
             self._stale.add("targets")
         if [(r.word, r.target) for r in old.references] != [(r.word, r.target) for r in facts.references]:
             self._stale.add("words")
@@ -483,7 +479,7 @@ def _facts(block: Block, context: Context, reader: TextReader) -> Facts:
         context=context,
         term_block=term_block,
         label_block=label_block,
-        may_label=xrefs.may_label(text, label_block.label),
+        labelled=label_block if xrefs.may_label(text, label_block.label) else None,
         references=read.references,
         local=read.local_for(block.id),
         lower_words=read.words.lower,
@@ -512,20 +508,20 @@ def _readdressed(facts: Facts, block: Block, context: Context) -> Facts:
     context but its list and the label it shows (``5.2`` in one schedule's list, ``25.2`` in the
     next): the same facts (the very same when they name no block, list or label), with
     ``block``'s findings, list and label."""
-    label_block, may_label = facts.label_block, facts.may_label
+    label_block, labelled = facts.label_block, facts.labelled
     ref = block.list_reference
     if ref and (context[0] != label_block.label or (ref["numId"], ref["level"]) != label_block.list_key):
         label_block = xrefs.LabelBlock(
             block.text, context[0], (ref["numId"], ref["level"]), label_block.title
         )
-        may_label = xrefs.may_label(block.text, label_block.label)
+        labelled = label_block if xrefs.may_label(block.text, label_block.label) else None
     if not facts.local and context == facts.context and label_block is facts.label_block:
         return facts
     return Facts(
         context=context,
         term_block=facts.term_block,
         label_block=label_block,
-        may_label=may_label,
+        labelled=labelled,
         references=facts.references,
         local=placed(facts.local, block.id),
         lower_words=facts.lower_words,

@@ -67,8 +67,9 @@ def block_terms(block: TermBlock, index: TermIndex, block_id: str) -> BlockTerms
     capitals = list(filterfalse(taken.__contains__, words.capitals))
     if not capitals:
         return out  # no misspelt term nor undefined term starts with a lower-case word
+    misspelt_by = index.misspelt_by  # (cached per word: most capitalised words misspell nothing)
     for i in capitals:
-        miss = near_miss(block, index, i) if len(words.base[i]) >= 5 else None
+        miss = near_miss(block, index, i) if misspelt_by(words.base[i]) else None
         if miss is not None:
             out.misses.append((word_forms(words.base[i]), _spelling_finding(block, block_id, miss, index)))
     if index.defined:

@@ -194,11 +194,11 @@ class TermIndex:
         of several, the first in term order)."""
         found = self.candidates.get(word)
         if found is None:
-            keys = self.forms_of(word) & self.one_word.keys()
             longer = self.by_first.get(word.lower(), ())
-            if not keys and not longer:  # most words
+            if not longer and not any(map(self.one_word.__contains__, self._forms(word))):  # most words
                 found = self.candidates[word] = ()
                 return found
+            keys = self.forms_of(word) & self.one_word.keys()
             ones = [t for key in keys for t in self.one_word[key]]
             groups: dict[int, dict[tuple[str, ...], list[tuple[Term, str]]]] = {}
             for t in sorted(longer, key=lambda t: (-len(t), t)):
@@ -238,12 +238,13 @@ class TermIndex:
         its possessive, and its plural and singular forms (cached per word)."""
         found = self.forms.get(word)
         if found is None:
-            base = strip_possessive(word).lower()
-            found = frozenset(
-                {word.lower(), base, base + "s", base + "es", *(s.lower() for s in singulars(base))}
-            )
-            self.forms[word] = found
+            found = self.forms[word] = frozenset(self._forms(word))
         return found
+
+    @staticmethod
+    def _forms(word: str) -> tuple[str, ...]:
+        base = strip_possessive(word).lower()
+        return (word.lower(), base, base + "s", base + "es", *singulars(base))
 
 
 def as_term(phrase: str) -> Term:

@@ -15,14 +15,14 @@ from dataclasses import dataclass
 from . import blanks, definitions, numbers, xrefs
 from .definitions import Definition
 from .model import Finding, placed
-from .words import Words, contains_any, words
+from .words import Words, words
 
 _COMPANY = re.compile(
     r"\b(?:Ltd|Limited|Inc|LLC|L\.L\.C|PLC|plc|LLP|Corporation|Corp|GmbH|S\.A|N\.V|B\.V|AG|SE)\b\.?"
 )
-#: What a company name must hold for :data:`_COMPANY` to match it (most paragraphs hold none).
-_COMPANY_CUES = ("Ltd", "Limited", "Inc", "LLC", "L.L.C", "PLC", "plc", "LLP", "Corp", "GmbH", "S.A")
-_COMPANY_CUES += ("N.V", "B.V", "AG", "SE")
+#: What a company name must hold for :data:`_COMPANY` to match it (most paragraphs hold none):
+#: one search for any of them is faster here than a substring search for each.
+_COMPANY_CUE = re.compile(r"Ltd|Limited|Inc|LLC|L\.L\.C|PLC|plc|LLP|Corp|GmbH|S\.A|N\.V|B\.V|AG|SE")
 #: "Undefined capitalized words have the meanings given in the Agreement": the document borrows
 #: its terms from another, so a term it does not define may well be defined there.
 _BORROWS_TERMS = re.compile(
@@ -100,11 +100,12 @@ class TextReader:
 
 
 def _read(block_id: str, text: str) -> TextFacts:
+    lower = text.lower()
     return TextFacts(
-        words=words(text),
-        references=xrefs.find(text),
-        local=blanks.check(block_id, text) + numbers.check(block_id, text),
-        manual=numbers.manual_number(text),
-        names_company=contains_any(text, _COMPANY_CUES) and _COMPANY.search(text) is not None,
-        borrows_terms="defined" in text.lower() and _BORROWS_TERMS.search(text) is not None,
+        words(text),
+        xrefs.find(text),
+        blanks.check(block_id, text, lower) + numbers.check(block_id, text),
+        numbers.manual_number(text),
+        _COMPANY_CUE.search(text) is not None and _COMPANY.search(text) is not None,
+        "defined" in lower and _BORROWS_TERMS.search(text) is not None,
     )

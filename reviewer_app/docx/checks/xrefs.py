@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from .model import Finding, QuickFix
 from .words import contains_any
@@ -143,26 +144,37 @@ def labels(blocks: Iterable[tuple[int, LabelBlock]]) -> Labels:
             if manual is None:
                 continue
             label = manual.group(1)
-        text = _LEADING_WORD.sub("", label.strip()).rstrip(".").strip()
-        if _NUMERIC.fullmatch(text):
+        text, part = _label_parts(label)
+        if part is None:
             numeric, parts = text, []
             full = text
             out.numeric += 1
         else:
-            part = _PART.fullmatch(text)
-            if part is None:
+            if not part:
                 continue
             key = block.list_key
             keys = [k for k, _ in parts]
             if key is not None and key in keys:
                 parts = parts[: keys.index(key)]
-            parts.append((key, f"({part.group(1)})"))
+            parts.append((key, part))
             full = (numeric or "") + "".join(p for _, p in parts)
         out.targets.setdefault(full, position)
         if block.title:
             out.titles.setdefault(block.title.lower(), full)
             out.label_titles.setdefault(full, block.title.lower())
     return out
+
+
+@lru_cache(maxsize=1024)
+def _label_parts(label: str) -> tuple[str, str | None]:
+    """A shown label without its leading word and full stop (``Section 5.`` → ``5``), and, but
+    for a number (None), the part it adds in brackets (``(b)``; empty when it is neither).
+    Cached: a document shows the same few labels thousands of times."""
+    text = _LEADING_WORD.sub("", label.strip()).rstrip(".").strip()
+    if _NUMERIC.fullmatch(text):
+        return text, None
+    part = _PART.fullmatch(text)
+    return text, "" if part is None else f"({part.group(1)})"
 
 
 _ATTACHMENT_WORDS = ("schedule", "exhibit", "annex", "appendix", "attachment")
