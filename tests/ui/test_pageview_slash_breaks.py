@@ -14,7 +14,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from PySide6.QtGui import QTextBlock
+from PySide6.QtGui import QFontMetricsF, QTextBlock
 
 from reviewer_app.docx.reviewer import DocxReviewer
 from reviewer_app.ui.pageview.caret import paragraph_text
@@ -175,3 +175,28 @@ def test_a_url_qt_will_not_cut_where_we_measured_still_lays_out(tmp_path: Path) 
     assert done.returncode == 0, done.stderr
     text = subprocess.run(["pdftotext", str(out), "-"], capture_output=True, text=True, check=True).stdout
     assert "main/java/org/docx4j/sample" in text.replace("\n", "")
+
+
+def test_an_address_longer_than_its_cell_fills_the_line_it_is_cut_on(qapp) -> None:
+    """Cut where Qt's own line overflows: measured apart from Qt, the cut fell a fraction past what
+    Qt fits in cells 2059, 3398 and 3450 twips wide, Qt kept its own break after an earlier slash
+    and the line ended short (docx4j's Getting Started guide: 35 pt short of the margin)."""
+    address = (
+        "https://github.com/plutext/docx4j/tree/master/docx4j-samples-conversion-via-microsoft-graph"
+        "/src/main/java/org/docx4j/samples/graph_convert"
+    )
+    runs = f'<w:r><w:t xml:space="preserve">and </w:t></w:r><w:r><w:br/></w:r><w:r><w:t>{address}</w:t></w:r>'
+    for width in (2059, 2600, 3398, 3450):
+        margins = '<w:tcMar><w:left w:w="115" w:type="dxa"/><w:right w:w="115" w:type="dxa"/></w:tcMar>'
+        cell = NARROW_CELL.replace('w:w="3420"', f'w:w="{width}"').replace(margins, "")
+        _reviewer, layout = _layout(cell.format(p(runs=runs)))
+        block = _blocks_with(layout, "github")[0]
+        index = next(i for i, text in enumerate(_lines(block)) if text.startswith("https"))
+        line = block.layout().lineAt(index)
+        end = line.textStart() + line.textLength()
+        following = block.text()[end:].lstrip("\u2028")[:1]
+        ranges = block.textFormats()
+        font = next(r.format.font() for r in ranges if r.start <= end < r.start + r.length)
+        room = line.width() - line.naturalTextWidth()
+        # the next character does not fit (Qt's fit allows for its glyph's bearing: 1 LU of slack)
+        assert 0 <= room < QFontMetricsF(font).horizontalAdvance(following) + 1.0, (width, _lines(block))

@@ -17,7 +17,9 @@ where one ends at such a break inside a word (:func:`qt_only_break`), a line sep
 (:data:`LINE_MARK`) is set before that word. Like the long-word break mark it is layout only: the
 builder leaves it out of the paragraph's clean-text spans. A word that starts its line is longer
 than the line: Word cuts it where it overflows the line, not at the slash or brace, so the
-separator goes there (:func:`overflow_cut`).
+separator goes there (:func:`overflow_cut`), where Qt's own line, let break anywhere, ends: a
+measure of our own could differ from Qt's by a fraction, and Qt then kept its break before the
+separator (docx4j's Getting Started guide set the same separator again for ever).
 
 The builder writes inside an edit block, during which Qt lays nothing out, so the paragraph's
 lines are laid out here ahead of Qt (:func:`lay_out_alone`), with the text option, margins and
@@ -40,8 +42,6 @@ from PySide6.QtGui import QTextBlock, QTextCharFormat, QTextCursor, QTextFormat,
 LINE_MARK = "\u2028"
 #: a slash or closing brace inside a word: where Qt may break and Word does not
 SLASH_IN_WORD = re.compile(r"/[^\s\u2028]|\}[^\W_]")
-#: a line Qt lays out to measure how much of a word longer than the line fits it (LU)
-_UNBOUNDED = 1e7
 
 
 def qt_only_break(text: str, end: int) -> bool:
@@ -56,14 +56,12 @@ def qt_only_break(text: str, end: int) -> bool:
     return before == "}" and after.isalnum()
 
 
-def lay_out_alone(
-    block: QTextBlock, frame_width: float | None = None, unbounded: int | None = None
-) -> list[float]:
+def lay_out_alone(block: QTextBlock, frame_width: float | None = None, anywhere: int | None = None) -> None:
     """Break ``block`` into lines as Qt's document layout will: its own layout, the document's
     text option with the block's tab stops and alignment, the frame's width (``frame_width``,
     LU, for a table cell's content; None: the page's) less the block's margins, the first line
-    less its indent (a hanging indent gives it more). Line ``unbounded`` (an index), if given, is
-    laid out without a width limit, to measure its text; the widths the lines were given."""
+    less its indent (a hanging indent gives it more). Line ``anywhere`` (an index), if given, may
+    break at any character, to find how much of a word longer than the line Qt fits on it."""
     document = block.document()
     block_format = block.blockFormat()
     option = QTextOption(document.defaultTextOption())
@@ -79,13 +77,22 @@ def lay_out_alone(
     layout.setTextOption(option)
     layout.beginLayout()
     indent = block_format.textIndent()
-    widths: list[float] = []
-    while (line := layout.createLine()).isValid():
-        widths.append(max(0.0, width - indent))
-        line.setLineWidth(_UNBOUNDED if len(widths) - 1 == unbounded else widths[-1])
+    index = 0
+    while True:
+        if index == anywhere:
+            # Qt reads the wrap mode line by line: the lines before keep Word's breaks
+            wrapped = QTextOption(option)
+            wrapped.setWrapMode(QTextOption.WrapMode.WrapAnywhere)
+            layout.setTextOption(wrapped)
+        line = layout.createLine()
+        if not line.isValid():
+            break
+        line.setLineWidth(max(0.0, width - indent))
+        if index == anywhere:
+            layout.setTextOption(option)
         indent = 0.0
+        index += 1
     layout.endLayout()
-    return widths
 
 
 def slash_split_word(block: QTextBlock, frame_width: float | None = None) -> int | None:
@@ -117,16 +124,16 @@ def slash_split_word(block: QTextBlock, frame_width: float | None = None) -> int
 
 def overflow_cut(block: QTextBlock, index: int, frame_width: float | None = None) -> int:
     """Block position where the word starting line ``index`` of ``block`` overflows that line:
-    Word breaks a word longer than the line after its last character that fits (at least one)."""
-    width = lay_out_alone(block, frame_width, unbounded=index)[index]
+    Word breaks a word longer than the line after its last character that fits (at least one).
+    What fits is Qt's own measure: the line laid out again, let break anywhere."""
+    lay_out_alone(block, frame_width, anywhere=index)
     line = block.layout().lineAt(index)
     text = block.text()
     first = line.textStart()
-    left = line.cursorToX(first)[0]
-    cut = first + 1
-    while cut < len(text) and not text[cut].isspace() and line.cursorToX(cut + 1)[0] - left <= width:
-        cut += 1
-    return cut
+    word_end = first + 1
+    while word_end < len(text) and not text[word_end].isspace():
+        word_end += 1
+    return min(max(first + 1, first + line.textLength()), word_end)
 
 
 def keep_slashed_words(block: QTextBlock, frame_width: float | None = None) -> list[int]:
@@ -143,9 +150,9 @@ def keep_slashed_words(block: QTextBlock, frame_width: float | None = None) -> l
         if at is None:
             break
         if marks and block.position() + at == marks[-1]:
-            # Qt kept its own break before the mark just set (where a word overflows a line, our
-            # measure of what fits and Qt's can differ by a fraction): take the mark back and
-            # leave Qt's break rather than set the same mark again for ever
+            # Qt kept its own break before the mark just set: the cut is Qt's own measure, so
+            # only a layout that differs from the one measured (another width) gets here; take
+            # the mark back and leave Qt's break rather than set the same mark again for ever
             cursor = QTextCursor(block.document())
             cursor.setPosition(marks.pop())
             cursor.deleteChar()
