@@ -289,8 +289,8 @@ _PLAIN_STYLES = (
 )
 
 
-def _libreoffice_words(paths: list[Path], out: Path) -> list[list[str]]:
-    """The words of the first page of LibreOffice's PDF of each of ``paths``."""
+def _libreoffice_pages(paths: list[Path], out: Path) -> list[list[list[str]]]:
+    """The words of each page of LibreOffice's PDF of each of ``paths``."""
     subprocess.run(
         ["soffice", f"-env:UserInstallation=file://{out / 'profile'}", "--headless"]
         + ["--convert-to", "pdf", "--outdir", str(out)]
@@ -299,7 +299,7 @@ def _libreoffice_words(paths: list[Path], out: Path) -> list[list[str]]:
         capture_output=True,
         timeout=300,
     )
-    pages = []
+    documents = []
     for path in paths:
         boxes = subprocess.run(
             ["pdftotext", "-bbox", str(out / f"{path.stem}.pdf"), "-"],
@@ -307,8 +307,8 @@ def _libreoffice_words(paths: list[Path], out: Path) -> list[list[str]]:
             capture_output=True,
             text=True,
         ).stdout
-        pages.append(re.findall(r">([^<]+)</word>", boxes.split("<page ")[1]))
-    return pages
+        documents.append([re.findall(r">([^<]+)</word>", page) for page in boxes.split("<page ")[1:]])
+    return documents
 
 
 @_LIBREOFFICE
@@ -325,7 +325,7 @@ def test_widow_control_is_on_unless_the_styles_turn_it_off(qapp, tmp_path: Path)
         for name, extra in (("silent", ""), ("off", '<w:widowControl w:val="0"/>')):
             paths.append(tmp_path / f"widow{fillers}-{name}.docx")
             paths[-1].write_bytes(make_docx(body, styles=_PLAIN_STYLES.format(extra)))
-    theirs = _libreoffice_words(paths, tmp_path)
+    theirs = [pages[0] for pages in _libreoffice_pages(paths, tmp_path)]
 
     def held(page_words: list[str]) -> int:
         """How many of the paragraph's words page 1 holds."""
@@ -337,3 +337,74 @@ def test_widow_control_is_on_unless_the_styles_turn_it_off(qapp, tmp_path: Path)
     counts = dict(zip((path.stem for path in paths), map(held, theirs), strict=True))
     assert counts["widow49-silent"] < counts["widow49-off"] < 71, "a widow is avoided only under control"
     assert counts["widow53-silent"] == 0 < counts["widow53-off"], "so is an orphan"
+
+
+def _signature_table(rows: int, kept: bool, deleted_row: int | None = None) -> str:
+    """A two-column signature table of ``rows`` rows; ``kept``: every paragraph keeps with next;
+    row ``deleted_row``'s first cell has 60 words deleted as a tracked change."""
+    ppr = "<w:keepNext/>" if kept else ""
+    cell = '<w:tc><w:tcPr><w:tcW w:w="4680" w:type="dxa"/></w:tcPr>{}</w:tc>'
+    gone = " ".join(["gone"] * 60)
+    deletion = (
+        '<w:del w:id="50" w:author="A" w:date="2024-01-01T00:00:00Z"><w:r>'
+        f'<w:delText xml:space="preserve"> {gone}</w:delText></w:r></w:del>'
+    )
+    body = ""
+    for r in range(rows):
+        runs = f"<w:r><w:t>Sign{r}</w:t></w:r>" + (deletion if r == deleted_row else "")
+        body += (
+            "<w:tr>" + cell.format(p(runs=runs, ppr=ppr)) + cell.format(p(f"Name{r}", ppr=ppr)) + "</w:tr>"
+        )
+    return (
+        '<w:tbl><w:tblPr><w:tblW w:w="9360" w:type="dxa"/></w:tblPr>'
+        '<w:tblGrid><w:gridCol w:w="4680"/><w:gridCol w:w="4680"/></w:tblGrid>' + body + "</w:tbl>"
+    )
+
+
+@_LIBREOFFICE
+def test_a_lead_in_and_its_kept_together_signature_table_go_to_the_next_page_together(
+    qapp, tmp_path: Path
+) -> None:
+    """A lead-in kept with the next paragraph before a signature table whose paragraphs all keep
+    with next, the table running over the page foot: as in LibreOffice (and Word), the lead-in
+    and the whole table start the next page instead of the table being cut; a table whose
+    paragraphs do not keep with next is cut as before."""
+    paths = []
+    for kept in (True, False):
+        body = "".join(p(f"Filler{n}") for n in range(40)) + p("Leadin signing below", ppr="<w:keepNext/>")
+        body += _signature_table(8, kept) + p("Closing") + _SECTION
+        paths.append(tmp_path / f"signature-{'kept' if kept else 'free'}.docx")
+        paths[-1].write_bytes(make_docx(body))
+    theirs = _libreoffice_pages(paths, tmp_path)
+    for path, their_pages in zip(paths, theirs, strict=True):
+        layout = PagedLayout(DocxReviewer.open(path), "all").build_all()
+        ours = [layout.index.page_text(n).split() for n in range(layout.page_count())]
+        for word in ("Leadin", "Sign0", "Sign7"):
+            assert _page_of(ours, word) == _page_of(their_pages, word), f"{path.name}: {word}"
+    kept_pages, free_pages = theirs
+    assert _page_of(kept_pages, "Leadin") == _page_of(kept_pages, "Sign7") == 1
+    assert _page_of(free_pages, "Leadin") == 0 < _page_of(free_pages, "Sign7")
+
+
+def _page_of(pages: list[list[str]], word: str) -> int:
+    """The index of the first page holding ``word``."""
+    return next(n for n, words in enumerate(pages) if word in words)
+
+
+def test_a_kept_table_that_shrinks_brings_its_lead_in_back(qapp, tmp_path: Path) -> None:
+    """A kept-together table that ran over the page foot took its lead-in to the next page;
+    accepting a deletion in one of its cells makes it short enough for the first page, and the
+    lead-in and the table come back there, as in a fresh layout of the saved file."""
+    body = "".join(p(f"Filler{n}") for n in range(36)) + p("Leadin", ppr="<w:keepNext/>")
+    reviewer = DocxReviewer.from_bytes(
+        make_docx(body + _signature_table(6, True, 2) + p("Closing") + _SECTION)
+    )
+    layout = PagedLayout(reviewer, "all").build_all()
+    assert "Leadin" not in layout.index.page_text(0)
+    change = reviewer.changes()[0]
+    assert reviewer.accept_change(change["id"])
+    assert layout.rerender_block(change["blockId"], reviewer.snapshot())
+    assert "Leadin" in layout.index.page_text(0)
+    path = tmp_path / "accepted.docx"
+    reviewer.save(path)
+    assert _lines_and_feet(layout) == _lines_and_feet(PagedLayout(DocxReviewer.open(path), "all").build_all())

@@ -17,8 +17,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtGui import QTextFormat
+from lxml import etree
+from PySide6.QtGui import QTextCursor, QTextFormat, QTextTable
 
+from ...docx.xmlutil import W, is_on
 from .pages import break_before, line_top, take_break_back
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -58,10 +60,25 @@ def _break_before(section_doc: SectionDoc, record: RenderedBlock) -> None:
 
 def chain_start(records: list[RenderedBlock], i: int) -> int:
     """Index of the first record whose keep rules look at record ``i``: ``i`` itself or the
-    first of the keep-with-next paragraphs right before it."""
-    while i > 0 and records[i - 1].keep_next:
+    first of the keep-with-next paragraphs right before it; for a paragraph in a table, those
+    before the table (a lead-in kept with a table kept together looks at its end)."""
+    table = _outer_table(records[i])
+    while i > 0 and (
+        records[i - 1].keep_next or (table is not None and _outer_table(records[i - 1]) is table)
+    ):
         i -= 1
     return i
+
+
+def _outer_table(record: RenderedBlock) -> etree._Element | None:
+    """The outermost ``w:tbl`` holding ``record``'s paragraph (None outside tables)."""
+    found = None
+    element = record.element
+    while element is not None:
+        if element.tag == W + "tbl":
+            found = element
+        element = element.getparent()
+    return found
 
 
 def first_kept(section_doc: SectionDoc, first: int) -> tuple[RenderedBlock, float] | None:
@@ -148,12 +165,42 @@ def _target(section_doc: SectionDoc, records: list[RenderedBlock], i: int) -> Re
         if _page(last, section_doc) > page:
             return record  # its lines on two pages
     if record.keep_next and i + 1 < len(records):
-        after = _first_line(section_doc, records[i + 1])
+        following = records[i + 1]
         last = _last_line(section_doc, record)
+        after = _kept_table_end(section_doc, record, following)
+        if after is None or last is None or _page(after, section_doc) > _page(last, section_doc) + 1:
+            after = _first_line(section_doc, following)  # no kept table, or one no page holds
         height = section_doc.page_height
         if after is not None and last is not None and int(after // height) > int(last // height):
             return _chain_start(section_doc, records, i)
     return None
+
+
+def _kept_table_end(
+    section_doc: SectionDoc, record: RenderedBlock, first_cell: RenderedBlock
+) -> float | None:
+    """The top of the last line of the table right after ``record`` (``first_cell`` the record
+    of its first cell's paragraph) when that table is kept together (None otherwise): every
+    paragraph of its rows but the last says keep with next (directly), as a signature block
+    does. Keeping with the next paragraph, ``record`` then keeps with the whole table, as in
+    Word and LibreOffice, which move the lead-in and the table to the next page rather than
+    split them. (A table is written whole, so its end is known here.)"""
+    following = record.element.getnext() if record.element is not None else None
+    if following is None or following.tag != W + "tbl":
+        return None
+    rows = following.findall(W + "tr")
+    if len(rows) < 2:
+        return None
+    for paragraph in (p for row in rows[:-1] for p in row.iter(W + "p")):
+        if not is_on(paragraph.find(f"{W}pPr/{W}keepNext")):
+            return None
+    document = section_doc.document
+    table = QTextCursor(document.findBlock(first_cell.start)).currentTable()
+    if table is None:
+        return None
+    while isinstance(table.parentFrame(), QTextTable):
+        table = table.parentFrame()
+    return line_top(document.documentLayout(), table.lastCursorPosition().block(), 0)
 
 
 def _chain_start(section_doc: SectionDoc, records: list[RenderedBlock], i: int) -> RenderedBlock:
