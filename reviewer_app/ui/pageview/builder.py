@@ -192,11 +192,12 @@ class StoryBuilder(TableWriter):
         self._dark = flow.dark or cell_is_dark(props.shading)
         # a paragraph mark shows no highlight: "label" drops backgrounds and lines
         mark_format = ctx.factory.char(mark_props, "label", on_dark=self._dark)
+        # a table cell's first block keeps the mark's format only if it stays empty (see below)
+        cell_mark = flow.fresh and in_table
         if flow.fresh:
             cursor.setBlockFormat(block_format)
-            # merged, not set: in a table cell the first block's char format also holds the
-            # cell's own format (borders, padding, spans), which setting it would wipe
-            cursor.mergeBlockCharFormat(mark_format)
+            if not cell_mark:
+                cursor.mergeBlockCharFormat(mark_format)
             flow.fresh = False
         else:
             leave_spacing_before_break(cursor, block_format)
@@ -219,6 +220,8 @@ class StoryBuilder(TableWriter):
                 cursor, label, numbering, mark_rpr, mark_props, style_id, table_style, in_table
             )
         self._segments(cursor, walk, record, style_id, table_style, in_table, props, mark_format, bottom)
+        if cell_mark:
+            _mark_empty_cell_block(cursor, record.start, mark_format)
         text_factor = ctx.factory.text_line_factor(cursor.block(), line_factor)
         if (label_shift or text_factor != line_factor) and fixed_format is None:
             block_format = ctx.factory.block(
@@ -447,6 +450,23 @@ class StoryBuilder(TableWriter):
     def _bleed(self, in_table: bool) -> tuple[float, float]:
         """The shift of a paragraph's indents: the story's bleed, none inside a table cell."""
         return (0.0, 0.0) if in_table else self.bleed
+
+
+def _mark_empty_cell_block(cursor: QTextCursor, start: int, mark_format: QTextCharFormat) -> None:
+    """Give a table cell's first block, starting at ``start``, its paragraph mark's format if it
+    holds no text: only an empty block's line is as tall as its mark.
+
+    Merged, not set: a cell's first block's char format is the cell's own format (borders,
+    padding, spans). Merging the mark into a block with text changes nothing on the page but
+    makes that format twice as long, and Qt copies a cell's whole format each time its table
+    layout reads the cell, several times per cell and layout.
+    """
+    if cursor.position() != start:
+        first = cursor.document().findBlock(start)
+        if first.length() > 1:
+            return
+        cursor = QTextCursor(first)
+    cursor.mergeBlockCharFormat(mark_format)
 
 
 def _insert_text(
