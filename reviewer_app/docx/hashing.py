@@ -112,6 +112,8 @@ def sequential_index(block_id: str) -> int | None:
 
 def current_para_id(para_id: str) -> str:
     """Fold a paraId at or above Word's 31-bit bound into range (keeps ids Word would accept)."""
+    if len(para_id) < 8 or (len(para_id) == 8 and para_id[0] in "01234567"):
+        return para_id  # below the bound however it parses (most ids: asked for every paragraph)
     try:
         value = int(para_id, 16)
     except ValueError:

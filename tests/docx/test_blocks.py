@@ -218,3 +218,37 @@ def test_fast_path_reads_plain_paragraphs_exactly_like_the_full_walker(public_co
             assert fast == paragraph_text(para).text, (path.name, fast[:60])
             compared += 1
     assert compared > 15_000  # 17,535 plain paragraphs in the corpus
+
+
+def test_plain_paragraph_reads_runs_in_hyperlinks_and_insertions_in_reading_order():
+    """The one-pass reader finds runs where they sit and inside run containers, in order, and
+    gives the paragraph's properties with them: the text the full walker gives."""
+    from reviewer_app.docx.text import paragraph_text, plain_paragraph
+    from reviewer_app.docx.xmlutil import W
+
+    runs = (
+        "<w:bookmarkStart w:id='0' w:name='x'/><w:r><w:t xml:space='preserve'>See </w:t></w:r>"
+        "<w:hyperlink w:anchor='x'><w:r><w:t>clause</w:t><w:tab/><w:t>4</w:t></w:r></w:hyperlink>"
+        "<w:ins w:id='1' w:author='A' w:date='2024-01-01T00:00:00Z'><w:r><w:br/><w:t>new</w:t></w:r></w:ins>"
+        "<w:bookmarkEnd w:id='0'/><w:r><w:cr/><w:t>end</w:t></w:r>"
+    )
+    body = DocxReviewer.from_bytes(make_docx(p(runs=runs, ppr="<w:pStyle w:val='Title'/>"))).document.body
+    para = body.find(W + "p")
+    ppr, text = plain_paragraph(para)
+    assert text == "See clause\t4\nnew\nend" == paragraph_text(para).text
+    assert ppr is not None and ppr.tag == W + "pPr"
+    (block,) = blocks_of(p(runs=runs, ppr="<w:pStyle w:val='Title'/>"))
+    assert (block.text, block.style_id) == (text, "Title")
+
+
+def test_plain_paragraph_leaves_a_page_break_to_the_full_walker():
+    """A typed break is a structural boundary the fast path cannot publish: it answers None."""
+    from reviewer_app.docx.text import plain_paragraph
+    from reviewer_app.docx.xmlutil import W
+
+    runs = "<w:r><w:t>one</w:t><w:br w:type='page'/><w:t>two</w:t></w:r>"
+    body = DocxReviewer.from_bytes(make_docx(p(runs=runs))).document.body
+    assert plain_paragraph(body.find(W + "p"))[1] is None
+    (block,) = blocks_of(p(runs=runs))
+    assert block.text == "onetwo"
+    assert block.structural_boundaries == [{"type": "pageBreak", "offset": 3}]
