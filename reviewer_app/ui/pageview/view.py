@@ -18,7 +18,7 @@ import bisect
 import logging
 
 from PySide6.QtCore import QPointF, QRect, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QPainter, QPaintEvent, QResizeEvent, QWheelEvent
+from PySide6.QtGui import QColor, QPainter, QPaintEvent, QRegion, QResizeEvent, QWheelEvent
 from PySide6.QtWidgets import QAbstractScrollArea, QWidget
 
 from ...docx.reviewer import DocxReviewer
@@ -351,7 +351,7 @@ class PageView(PageInteraction, CaretInteraction, PageNavigation, QAbstractScrol
         # one rectangle at a time: under a clip of several rectangles (a keystroke's band and the
         # margin column beside its page) Qt's raster engine shades antialiased edges a few levels
         # off, so the balloons would not be the pixels a whole repaint gives
-        for rect in event.region():
+        for rect in _paint_rects(event.region()):
             painter.setClipRect(rect)  # told to the page painter, which draws only what shows
             painter.fillRect(rect, _BACKGROUND)
             self._paint_pages(painter, rect)
@@ -448,3 +448,22 @@ class PageView(PageInteraction, CaretInteraction, PageNavigation, QAbstractScrol
         self._update_geometry()
         self.viewport().update()
         return True
+
+
+def _paint_rects(region: QRegion) -> list[QRect]:
+    """The rectangles to paint ``region`` by, each painted whole: the region's own, but where two
+    of one width lie above and below a stretch the region covers too (the margin column on
+    either side of a keystroke's band), one rectangle over both, so a page is painted twice, not
+    three times. (Painting a spot twice gives the same pixels: each paint starts from the
+    background.)"""
+    merged: list[QRect] = []
+    for rect in region:
+        for i, done in enumerate(merged):
+            span = done.united(rect)
+            same_column = (done.left(), done.right()) == (rect.left(), rect.right())
+            if same_column and QRegion(span).subtracted(region).isEmpty():
+                merged[i] = span
+                break
+        else:
+            merged.append(rect)
+    return merged
