@@ -45,21 +45,30 @@ def _body_tops(layout: PagedLayout) -> list[float]:
     return tops
 
 
-def _libreoffice_tops(path: Path, out: Path, word: str) -> list[float]:
-    """Per page of LibreOffice's PDF, the top (pt) of the first word starting with ``word``."""
+def _libreoffice_boxes(paths: list[Path], out: Path, flag: str = "-bbox") -> list[str]:
+    """Poppler's word boxes (``pdftotext`` with ``flag``) of LibreOffice's PDF of each of ``paths``."""
     subprocess.run(
         ["soffice", f"-env:UserInstallation=file://{out / 'profile'}", "--headless"]
-        + ["--convert-to", "pdf", "--outdir", str(out), str(path)],
+        + ["--convert-to", "pdf", "--outdir", str(out)]
+        + [str(path) for path in paths],
         check=True,
         capture_output=True,
-        timeout=180,
+        timeout=300,
     )
-    boxes = subprocess.run(
-        ["pdftotext", "-bbox-layout", str(out / f"{path.stem}.pdf"), "-"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
+    return [
+        subprocess.run(
+            ["pdftotext", flag, str(out / f"{path.stem}.pdf"), "-"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+        for path in paths
+    ]
+
+
+def _libreoffice_tops(path: Path, out: Path, word: str) -> list[float]:
+    """Per page of LibreOffice's PDF, the top (pt) of the first word starting with ``word``."""
+    boxes = _libreoffice_boxes([path], out, "-bbox-layout")[0]
     pattern = rf'<word xMin="[\d.]+" yMin="([\d.]+)"[^>]*>{word}\w*</word>'
     return [min(float(y) for y in re.findall(pattern, page)) for page in boxes.split("<page ")[1:]]
 
@@ -291,24 +300,10 @@ _PLAIN_STYLES = (
 
 def _libreoffice_pages(paths: list[Path], out: Path) -> list[list[list[str]]]:
     """The words of each page of LibreOffice's PDF of each of ``paths``."""
-    subprocess.run(
-        ["soffice", f"-env:UserInstallation=file://{out / 'profile'}", "--headless"]
-        + ["--convert-to", "pdf", "--outdir", str(out)]
-        + [str(path) for path in paths],
-        check=True,
-        capture_output=True,
-        timeout=300,
-    )
-    documents = []
-    for path in paths:
-        boxes = subprocess.run(
-            ["pdftotext", "-bbox", str(out / f"{path.stem}.pdf"), "-"],
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout
-        documents.append([re.findall(r">([^<]+)</word>", page) for page in boxes.split("<page ")[1:]])
-    return documents
+    return [
+        [re.findall(r">([^<]+)</word>", page) for page in boxes.split("<page ")[1:]]
+        for boxes in _libreoffice_boxes(paths, out)
+    ]
 
 
 @_LIBREOFFICE
