@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import bisect
 import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -280,6 +282,18 @@ _ALWAYS_BEFORE = QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore
 _DROPPED_AFTER = QTextFormat.Property.UserProperty + 1
 
 
+@contextmanager
+def _one_layout(block: QTextBlock) -> Iterator[None]:
+    """The formats set inside go in as one edit, so Qt lays out what follows ``block`` once, not
+    once per format: a break sets two (the block's, and the space after of the one before)."""
+    cursor = QTextCursor(block)
+    cursor.beginEditBlock()
+    try:
+        yield
+    finally:
+        cursor.endEditBlock()
+
+
 def break_before(block: QTextBlock) -> None:
     """Start a page at ``block``, as a keep rule or a footnote moving it on does.
 
@@ -287,18 +301,19 @@ def break_before(block: QTextBlock) -> None:
     space at the top of the new page, below the top margin, where Word and LibreOffice start
     the paragraph at the margin. :func:`take_break_back` gives the space back.
     """
-    fmt = block.blockFormat()
-    fmt.setPageBreakPolicy(fmt.pageBreakPolicy() | _ALWAYS_BEFORE)
-    QTextCursor(block).setBlockFormat(fmt)
-    previous = block.previous()
-    if not previous.isValid() or QTextCursor(previous).currentTable() is not None:
-        return
-    ending = previous.blockFormat()
-    if ending.hasProperty(_DROPPED_AFTER) or not ending.bottomMargin():
-        return
-    ending.setProperty(_DROPPED_AFTER, ending.bottomMargin())
-    ending.setBottomMargin(0)
-    QTextCursor(previous).setBlockFormat(ending)
+    with _one_layout(block):
+        fmt = block.blockFormat()
+        fmt.setPageBreakPolicy(fmt.pageBreakPolicy() | _ALWAYS_BEFORE)
+        QTextCursor(block).setBlockFormat(fmt)
+        previous = block.previous()
+        if not previous.isValid() or QTextCursor(previous).currentTable() is not None:
+            return
+        ending = previous.blockFormat()
+        if ending.hasProperty(_DROPPED_AFTER) or not ending.bottomMargin():
+            return
+        ending.setProperty(_DROPPED_AFTER, ending.bottomMargin())
+        ending.setBottomMargin(0)
+        QTextCursor(previous).setBlockFormat(ending)
 
 
 def ending_page(fmt: QTextBlockFormat) -> QTextBlockFormat:
@@ -332,15 +347,16 @@ def take_break_back(block: QTextBlock, policy: QTextFormat.PageBreakFlag | None 
     been dropped since, by a break still standing on the paragraph after it, and must stay so
     (else Qt puts it at the top of that paragraph's page, unlike a fresh layout).
     """
-    fmt = block.blockFormat()
-    fmt.setPageBreakPolicy(fmt.pageBreakPolicy() & ~_ALWAYS_BEFORE if policy is None else policy)
-    QTextCursor(block).setBlockFormat(fmt)
-    previous = block.previous()
-    ending = previous.blockFormat() if previous.isValid() else None
-    if ending is not None and ending.hasProperty(_DROPPED_AFTER):
-        ending.setBottomMargin(ending.doubleProperty(_DROPPED_AFTER))
-        ending.clearProperty(_DROPPED_AFTER)
-        QTextCursor(previous).setBlockFormat(ending)
+    with _one_layout(block):
+        fmt = block.blockFormat()
+        fmt.setPageBreakPolicy(fmt.pageBreakPolicy() & ~_ALWAYS_BEFORE if policy is None else policy)
+        QTextCursor(block).setBlockFormat(fmt)
+        previous = block.previous()
+        ending = previous.blockFormat() if previous.isValid() else None
+        if ending is not None and ending.hasProperty(_DROPPED_AFTER):
+            ending.setBottomMargin(ending.doubleProperty(_DROPPED_AFTER))
+            ending.clearProperty(_DROPPED_AFTER)
+            QTextCursor(previous).setBlockFormat(ending)
 
 
 def clear_page_break(document: QTextDocument) -> None:
