@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from lxml import etree
-from PySide6.QtGui import QTextCursor, QTextFormat, QTextTable
+from PySide6.QtGui import QTextCursor, QTextTable
 
 from ...docx.xmlutil import W, is_on
 from .pages import break_before, line_top, take_break_back
@@ -29,7 +29,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: Lines within this distance (LU) of the top margin count as "already at the top of a page".
 _AT_TOP = 30.0
-_ALWAYS_BEFORE = QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore
 
 
 def _first_line(section_doc: SectionDoc, record: RenderedBlock) -> float | None:
