@@ -10,8 +10,6 @@ one under widow control is never cut.
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -21,6 +19,7 @@ from reviewer_app.ui.pageview.layout import PagedLayout
 from reviewer_app.ui.pageview.paint import page_records
 from reviewer_app.ui.pageview.qformats import LU_PER_INCH
 from tests.docx_factory import make_docx, p
+from tests.libreoffice_pdf import NEEDS_LIBREOFFICE, libreoffice_boxes, libreoffice_tops
 
 _LU_PER_PT = LU_PER_INCH / 72
 _SECTION = (
@@ -29,10 +28,6 @@ _SECTION = (
     "</w:sectPr>"
 )
 _WITH_HEADER = _SECTION.replace("<w:sectPr>", '<w:sectPr><w:headerReference w:type="default" r:id="rId1"/>')
-_LIBREOFFICE = pytest.mark.skipif(
-    shutil.which("soffice") is None or shutil.which("pdftotext") is None,
-    reason="LibreOffice and poppler make the reference",
-)
 _NOTE_REF = '<w:r><w:rPr><w:vertAlign w:val="superscript"/></w:rPr><w:footnoteReference w:id="1"/></w:r>'
 
 
@@ -45,41 +40,13 @@ def _body_tops(layout: PagedLayout) -> list[float]:
     return tops
 
 
-def _libreoffice_boxes(paths: list[Path], out: Path, flag: str = "-bbox") -> list[str]:
-    """Poppler's word boxes (``pdftotext`` with ``flag``) of LibreOffice's PDF of each of ``paths``."""
-    subprocess.run(
-        ["soffice", f"-env:UserInstallation=file://{out / 'profile'}", "--headless"]
-        + ["--convert-to", "pdf", "--outdir", str(out)]
-        + [str(path) for path in paths],
-        check=True,
-        capture_output=True,
-        timeout=300,
-    )
-    return [
-        subprocess.run(
-            ["pdftotext", flag, str(out / f"{path.stem}.pdf"), "-"],
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout
-        for path in paths
-    ]
-
-
-def _libreoffice_tops(path: Path, out: Path, word: str) -> list[float]:
-    """Per page of LibreOffice's PDF, the top (pt) of the first word starting with ``word``."""
-    boxes = _libreoffice_boxes([path], out, "-bbox-layout")[0]
-    pattern = rf'<word xMin="[\d.]+" yMin="([\d.]+)"[^>]*>{word}\w*</word>'
-    return [min(float(y) for y in re.findall(pattern, page)) for page in boxes.split("<page ")[1:]]
-
-
 def _clause(n: int) -> str:
     """Clause ``n``: three lines, kept together, 12 pt after (the thirteenth straddles page 1's foot)."""
     text = f"Clause{n} " + " ".join(f"word{n}x{i}" for i in range(22))
     return p(text, ppr='<w:keepLines/><w:spacing w:after="240"/>')
 
 
-@_LIBREOFFICE
+@NEEDS_LIBREOFFICE
 def test_a_paragraph_kept_together_starts_the_next_page_at_its_top_margin(qapp, tmp_path: Path) -> None:
     """Each clause is kept on one page; the one that would straddle the page foot starts the
     next page at the 72 pt margin, as in LibreOffice, not 12 pt lower by the space after of the
@@ -87,14 +54,14 @@ def test_a_paragraph_kept_together_starts_the_next_page_at_its_top_margin(qapp, 
     path = tmp_path / "kept.docx"
     path.write_bytes(make_docx("".join(_clause(n) for n in range(24)) + _SECTION))
     ours = _body_tops(PagedLayout(DocxReviewer.open(path), "all").build_all())
-    theirs = _libreoffice_tops(path, tmp_path, "Clause")
+    theirs = libreoffice_tops(path, tmp_path, "Clause")
     assert len(ours) == len(theirs) >= 2
     for page, (our_top, their_top) in enumerate(zip(ours, theirs, strict=True), start=1):
         assert our_top == pytest.approx(72, abs=1.0), f"page {page}"
         assert our_top == pytest.approx(their_top, abs=2.0), f"page {page}"
 
 
-@_LIBREOFFICE
+@NEEDS_LIBREOFFICE
 def test_the_space_after_a_headers_last_paragraph_pushes_the_body_down(qapp, tmp_path: Path) -> None:
     """A four-line header with 24 pt after its last line, half an inch from the top: the body
     starts below the header and that space, on every page, as in LibreOffice."""
@@ -103,7 +70,7 @@ def test_the_space_after_a_headers_last_paragraph_pushes_the_body_down(qapp, tmp
     path = tmp_path / "header.docx"
     path.write_bytes(make_docx(body, header=header))
     ours = _body_tops(PagedLayout(DocxReviewer.open(path), "all").build_all())
-    theirs = _libreoffice_tops(path, tmp_path, "Body")
+    theirs = libreoffice_tops(path, tmp_path, "Body")
     assert len(ours) == len(theirs) == 2
     assert theirs[0] > 36 + 4 * 12 + 20, "the header's lines and its space after are above the body"
     for page, (our_top, their_top) in enumerate(zip(ours, theirs, strict=True), start=1):
@@ -302,11 +269,11 @@ def _libreoffice_pages(paths: list[Path], out: Path) -> list[list[list[str]]]:
     """The words of each page of LibreOffice's PDF of each of ``paths``."""
     return [
         [re.findall(r">([^<]+)</word>", page) for page in boxes.split("<page ")[1:]]
-        for boxes in _libreoffice_boxes(paths, out)
+        for boxes in libreoffice_boxes(paths, out)
     ]
 
 
-@_LIBREOFFICE
+@NEEDS_LIBREOFFICE
 def test_widow_control_is_on_unless_the_styles_turn_it_off(qapp, tmp_path: Path) -> None:
     """A six-line paragraph near the page foot, in a file whose styles never mention widow
     control: as in LibreOffice (and Word), its last line does not go alone to the next page (the
@@ -356,7 +323,7 @@ def _signature_table(rows: int, kept: bool, deleted_row: int | None = None) -> s
     )
 
 
-@_LIBREOFFICE
+@NEEDS_LIBREOFFICE
 def test_a_lead_in_and_its_kept_together_signature_table_go_to_the_next_page_together(
     qapp, tmp_path: Path
 ) -> None:

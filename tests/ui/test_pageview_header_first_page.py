@@ -8,9 +8,6 @@ and made documents such as the NVCA certificate (a long disclaimer on the cover)
 
 from __future__ import annotations
 
-import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -20,6 +17,7 @@ from reviewer_app.ui.pageview.layout import PagedLayout
 from reviewer_app.ui.pageview.paint import page_records
 from reviewer_app.ui.pageview.qformats import LU_PER_INCH
 from tests.docx_factory import make_docx, p
+from tests.libreoffice_pdf import NEEDS_LIBREOFFICE, libreoffice_tops
 
 _LU_PER_PT = LU_PER_INCH / 72
 _SECTION = (
@@ -57,43 +55,11 @@ def _our_body_tops(path: Path) -> list[float]:
     return tops
 
 
-def _libreoffice_body_tops(path: Path, out: Path) -> list[float]:
-    """Per page, the top (pt) of the first "Body…" word in LibreOffice's PDF, read by poppler."""
-    subprocess.run(
-        [
-            "soffice",
-            f"-env:UserInstallation=file://{out / 'profile'}",
-            "--headless",
-            "--convert-to",
-            "pdf",
-            "--outdir",
-            str(out),
-            str(path),
-        ],
-        check=True,
-        capture_output=True,
-        timeout=180,
-    )
-    boxes = subprocess.run(
-        ["pdftotext", "-bbox-layout", str(out / f"{path.stem}.pdf"), "-"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    return [
-        min(float(y) for y in re.findall(r'<word xMin="[\d.]+" yMin="([\d.]+)"[^>]*>Body\d+</word>', page))
-        for page in boxes.split("<page ")[1:]
-    ]
-
-
-@pytest.mark.skipif(
-    shutil.which("soffice") is None or shutil.which("pdftotext") is None,
-    reason="LibreOffice and poppler make the reference",
-)
+@NEEDS_LIBREOFFICE
 def test_body_starts_below_each_pages_own_header_as_in_libreoffice(qapp, tmp_path: Path) -> None:
     path = _document(tmp_path)
     ours = _our_body_tops(path)
-    theirs = _libreoffice_body_tops(path, tmp_path)
+    theirs = libreoffice_tops(path, tmp_path, "Body")
     assert len(ours) == len(theirs) == 3
     # the cover header's eight lines push page 1's body well below the 72 pt top margin
     assert theirs[0] > theirs[1] + 50
