@@ -301,10 +301,9 @@ def test_widow_control_is_on_unless_the_styles_turn_it_off(qapp, tmp_path: Path)
     assert counts["widow53-silent"] == 0 < counts["widow53-off"], "so is an orphan"
 
 
-def _signature_table(rows: int, kept: bool, deleted_row: int | None = None) -> str:
-    """A two-column signature table of ``rows`` rows; ``kept``: every paragraph keeps with next;
+def _signature_table(rows: int, ppr: str, deleted_row: int | None = None) -> str:
+    """A two-column signature table of ``rows`` rows, every paragraph with properties ``ppr``;
     row ``deleted_row``'s first cell has 60 words deleted as a tracked change."""
-    ppr = "<w:keepNext/>" if kept else ""
     cell = '<w:tc><w:tcPr><w:tcW w:w="4680" w:type="dxa"/></w:tcPr>{}</w:tc>'
     gone = " ".join(["gone"] * 60)
     deletion = (
@@ -334,7 +333,7 @@ def test_a_lead_in_and_its_kept_together_signature_table_go_to_the_next_page_tog
     paths = []
     for kept in (True, False):
         body = "".join(p(f"Filler{n}") for n in range(40)) + p("Leadin signing below", ppr="<w:keepNext/>")
-        body += _signature_table(8, kept) + p("Closing") + _SECTION
+        body += _signature_table(8, "<w:keepNext/>" if kept else "") + p("Closing") + _SECTION
         paths.append(tmp_path / f"signature-{'kept' if kept else 'free'}.docx")
         paths[-1].write_bytes(make_docx(body))
     theirs = _libreoffice_pages(paths, tmp_path)
@@ -348,6 +347,32 @@ def test_a_lead_in_and_its_kept_together_signature_table_go_to_the_next_page_tog
     assert _page_of(free_pages, "Leadin") == 0 < _page_of(free_pages, "Sign7")
 
 
+_KEEPING_STYLES = _PLAIN_STYLES.format("") + (
+    '<w:style w:type="paragraph" w:styleId="Signing"><w:name w:val="Signing"/><w:basedOn w:val="Normal"/>'
+    "<w:pPr><w:keepNext/></w:pPr></w:style>"
+    '<w:style w:type="paragraph" w:styleId="SignatureBlock"><w:name w:val="Signature Block"/>'
+    '<w:basedOn w:val="Signing"/></w:style>'
+)
+
+
+@NEEDS_LIBREOFFICE
+def test_a_table_kept_together_by_its_style_takes_its_lead_in_along(qapp, tmp_path: Path) -> None:
+    """The same lead-in and signature table, keeping with next only through their styles (the
+    table's paragraphs through the style their style is based on): the table is kept together
+    and the lead-in goes with it to the next page, as in LibreOffice."""
+    lead_in = p("Leadin signing below", ppr='<w:pStyle w:val="Signing"/>')
+    table = _signature_table(8, '<w:pStyle w:val="SignatureBlock"/>')
+    body = "".join(p(f"Filler{n}") for n in range(50)) + lead_in + table + p("Closing") + _SECTION
+    path = tmp_path / "signature-styled.docx"
+    path.write_bytes(make_docx(body, styles=_KEEPING_STYLES))
+    theirs = _libreoffice_pages([path], tmp_path)[0]
+    layout = PagedLayout(DocxReviewer.open(path), "all").build_all()
+    ours = [layout.index.page_text(n).split() for n in range(layout.page_count())]
+    assert _page_of(theirs, "Leadin") == _page_of(theirs, "Sign7") == 1
+    for word in ("Filler49", "Leadin", "Sign0", "Sign7"):
+        assert _page_of(ours, word) == _page_of(theirs, word), word
+
+
 def _page_of(pages: list[list[str]], word: str) -> int:
     """The index of the first page holding ``word``."""
     return next(n for n, words in enumerate(pages) if word in words)
@@ -359,7 +384,7 @@ def test_a_kept_table_that_shrinks_brings_its_lead_in_back(qapp, tmp_path: Path)
     lead-in and the table come back there, as in a fresh layout of the saved file."""
     body = "".join(p(f"Filler{n}") for n in range(36)) + p("Leadin", ppr="<w:keepNext/>")
     reviewer = DocxReviewer.from_bytes(
-        make_docx(body + _signature_table(6, True, 2) + p("Closing") + _SECTION)
+        make_docx(body + _signature_table(6, "<w:keepNext/>", 2) + p("Closing") + _SECTION)
     )
     layout = PagedLayout(reviewer, "all").build_all()
     assert "Leadin" not in layout.index.page_text(0)

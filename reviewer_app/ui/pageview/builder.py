@@ -209,6 +209,8 @@ class StoryBuilder(TableWriter):
         if not in_table:
             record.keep_next, record.orphan_control = props.keep_next, props.widow_control
             record.keep_lines = props.keep_lines
+        else:
+            record.cell_keep_next = props.keep_next
         record.leader = next(
             (leader for _pos, _kind, leader in props.tabs if leader not in ("none", "")), None
         )

@@ -15,12 +15,13 @@ run off the page.)
 
 from __future__ import annotations
 
+from itertools import islice, takewhile
 from typing import TYPE_CHECKING
 
 from lxml import etree
 from PySide6.QtGui import QTextCursor, QTextTable
 
-from ...docx.xmlutil import W, is_on
+from ...docx.xmlutil import W
 from .pages import break_before, line_top, take_break_back
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -166,7 +167,7 @@ def _target(section_doc: SectionDoc, records: list[RenderedBlock], i: int) -> Re
     if record.keep_next and i + 1 < len(records):
         following = records[i + 1]
         last = _last_line(section_doc, record)
-        after = _kept_table_end(section_doc, record, following)
+        after = _kept_table_end(section_doc, records, i)
         if after is None or last is None or _page(after, section_doc) > _page(last, section_doc) + 1:
             after = _first_line(section_doc, following)  # no kept table, or one no page holds
         height = section_doc.page_height
@@ -175,31 +176,40 @@ def _target(section_doc: SectionDoc, records: list[RenderedBlock], i: int) -> Re
     return None
 
 
-def _kept_table_end(
-    section_doc: SectionDoc, record: RenderedBlock, first_cell: RenderedBlock
-) -> float | None:
-    """The top of the last line of the table right after ``record`` (``first_cell`` the record
-    of its first cell's paragraph) when that table is kept together (None otherwise): every
-    paragraph of its rows but the last says keep with next (directly), as a signature block
-    does. Keeping with the next paragraph, ``record`` then keeps with the whole table, as in
+def _kept_table_end(section_doc: SectionDoc, records: list[RenderedBlock], i: int) -> float | None:
+    """The top of the last line of the table right after record ``i`` when that table is kept
+    together (None otherwise): every paragraph of its rows but the last keeps with next, as a
+    signature block does, whether it says so itself or its style (or the document defaults)
+    does. Keeping with the next paragraph, record ``i`` then keeps with the whole table, as in
     Word and LibreOffice, which move the lead-in and the table to the next page rather than
     split them. (A table is written whole, so its end is known here.)"""
-    following = record.element.getnext() if record.element is not None else None
+    element = records[i].element
+    following = element.getnext() if element is not None else None
     if following is None or following.tag != W + "tbl":
         return None
     rows = following.findall(W + "tr")
     if len(rows) < 2:
         return None
-    for paragraph in (p for row in rows[:-1] for p in row.iter(W + "p")):
-        if not is_on(paragraph.find(f"{W}pPr/{W}keepNext")):
-            return None
+    cells = list(takewhile(lambda record: _outer_table(record) is following, islice(records, i + 1, None)))
+    if not cells or not all(
+        record.cell_keep_next for record in cells if _outer_row(record, following) is not rows[-1]
+    ):
+        return None
     document = section_doc.document
-    table = QTextCursor(document.findBlock(first_cell.start)).currentTable()
+    table = QTextCursor(document.findBlock(cells[0].start)).currentTable()
     if table is None:
         return None
     while isinstance(table.parentFrame(), QTextTable):
         table = table.parentFrame()
     return line_top(document.documentLayout(), table.lastCursorPosition().block(), 0)
+
+
+def _outer_row(record: RenderedBlock, table: etree._Element) -> etree._Element | None:
+    """The row of ``table`` holding ``record``'s paragraph (at any depth of nested tables)."""
+    element = record.element
+    while element is not None and element.getparent() is not table:
+        element = element.getparent()
+    return element
 
 
 def _chain_start(section_doc: SectionDoc, records: list[RenderedBlock], i: int) -> RenderedBlock:

@@ -59,6 +59,9 @@ class RenderedBlock:
     keep_next: bool = False
     orphan_control: bool = False
     keep_lines: bool = False
+    #: a paragraph in a table cell says keep with next (resolved like ``keep_next``): a table
+    #: whose rows but the last all say so is kept together (see :mod:`.keeps`)
+    cell_keep_next: bool = False
     #: a keep rule gave the paragraph a page break before it (taken back when lines before move)
     kept: bool = False
     #: footnote references laid out in the paragraph: ``(offset, footnote id, number shown)``
