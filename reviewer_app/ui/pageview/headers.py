@@ -3,9 +3,10 @@
 Which story a page shows follows Word: a section names up to three headers and three footers
 (``first``, ``even``, ``default``); one it does not name is inherited from the section before;
 ``w:titlePg`` makes the section's first page use ``first``, and ``evenAndOddHeaders`` in the
-settings makes even pages use ``even``. A story is built for one page at a time because its
-PAGE and NUMPAGES fields show that page's numbers; the few distinct (story, numbers) pairs of
-the visible pages are cached. The layout asks for a section's header and footer heights before
+settings makes even pages use ``even``. A story with fields is built for one page at a time
+because its PAGE and NUMPAGES fields show that page's numbers; the few distinct (story, numbers)
+pairs of the visible pages are cached. A story without fields is the same on every page and is
+built once. The layout asks for a section's header and footer heights before
 its pages exist (see :mod:`.section_geometry`); the painter asks for a finished page's stories.
 """
 
@@ -29,6 +30,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .pages import Page, PageSequence
 
 _CACHE_SIZE = 48
+_INSTR, _FLD_SIMPLE = W + "instrText", W + "fldSimple"
 
 
 class HeaderFooters:
@@ -42,8 +44,9 @@ class HeaderFooters:
         self.word_document = document
         self.context = context
         self.pages = pages
-        self._docs: OrderedDict[tuple[str, str, str, float], QTextDocument] = OrderedDict()
+        self._docs: OrderedDict[tuple[str, str, str, float], QTextDocument | None] = OrderedDict()
         self._parts: dict[str, tuple[str, etree._Element, dict[etree._Element, object]] | None] = {}
+        self._numbered: dict[str, bool] = {}
         self._inherited: list[dict[str, dict[str, str]]] | None = None
 
     def _references(self) -> list[dict[str, dict[str, str]]]:
@@ -108,18 +111,26 @@ class HeaderFooters:
         numbers = self.pages.page_numbers()
         label = numbers[page.number] if page.number < len(numbers) else str(page.number + 1)
         total = str(self.pages.page_count())
-        key = (rel_id, label, total, width)
-        cached = self._docs.get(key)
-        if cached is not None:
+        key = (rel_id, label, total, width) if self._has_fields(rel_id) else (rel_id, "", "", width)
+        if key in self._docs:
             self._docs.move_to_end(key)
-            return cached
+            return self._docs[key]
         built = self._build(rel_id, width, {"PAGE": label, "NUMPAGES": total, "SECTIONPAGES": total})
-        if built is None:
-            return None
-        self._docs[key] = built
+        self._docs[key] = built  # None too: an empty story is not built again for the next page
         if len(self._docs) > _CACHE_SIZE:
             self._docs.popitem(last=False)
         return built
+
+    def _has_fields(self, rel_id: str) -> bool:
+        """True when the story holds a field (``w:instrText``, ``w:fldSimple``), which may show
+        the page's number or the page count: only then does the story differ from page to page."""
+        found = self._numbered.get(rel_id)
+        if found is None:
+            part = self._part(rel_id)
+            root = part[1] if part is not None else None
+            found = root is not None and next(root.iter(_INSTR, _FLD_SIMPLE), None) is not None
+            self._numbered[rel_id] = found
+        return found
 
     def _part(self, rel_id: str) -> tuple[str, etree._Element, dict[etree._Element, object]] | None:
         if rel_id not in self._parts:
