@@ -97,8 +97,9 @@ class FormatResolver:
             defaults_r["font"] = "Times New Roman" if root is not None else self.themes["minor"]
         if "size_hp" not in defaults_r:
             defaults_r["size_hp"] = 20 if root is not None else 22
-        # widow control is on unless the styles turn it off (ECMA-376 leaves it off, but Word and
-        # LibreOffice keep two lines together); LibreOffice only so for a file with a styles part
+        # widow control is on unless the styles turn it off, as LibreOffice lays such files out
+        # (ECMA-376 leaves it off when no style mentions it); LibreOffice does so only for a file
+        # with a styles part, checked on generated files (tests/ui/test_pageview_break_fidelity.py)
         defaults_p.setdefault("widow_control", root is not None)
         self._defaults_r = defaults_r
         self._defaults_p = defaults_p
