@@ -146,6 +146,17 @@ def apply_keeps(
     return i
 
 
+def waits_on_page(section_doc: SectionDoc, i: int, page: int) -> bool:
+    """True when record ``i``, the first the keep rules have still to look at, starts on a page
+    up to ``page``: its keep rules wait for the record after it, so the notes and widows of that
+    page must wait too (moved by them first, it would break where a whole layout does not)."""
+    records = section_doc.records
+    if i >= len(records):
+        return False
+    top = _first_line(section_doc, records[i])
+    return top is not None and _page(top, section_doc) <= page
+
+
 def _target(section_doc: SectionDoc, records: list[RenderedBlock], i: int) -> RenderedBlock | None:
     """The paragraph a keep rule of record ``i`` moves to the next page (None: none moves)."""
     record = records[i]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import bisect
 from typing import TYPE_CHECKING
 
-from .keeps import apply_keeps, chain_start, first_kept, release_keeps, still_kept
+from .keeps import apply_keeps, chain_start, first_kept, release_keeps, still_kept, waits_on_page
 
 if TYPE_CHECKING:  # pragma: no cover
     from .note_room import NoteRoom
@@ -42,6 +42,8 @@ class PageSettler:
         while True:
             page = self.notes.settled(doc_index)
             self._kept[doc_index] = apply_keeps(section_doc, self._kept.get(doc_index, 0), page, final)
+            if not final and waits_on_page(section_doc, self._kept[doc_index], page):
+                return separators  # the page's keep rules wait for the next paragraph: so do its notes
             moves = self.notes.move_count(doc_index)
             separators += self.notes.reserve(doc_index, final, page + 1)
             moved = self.notes.first_moved(doc_index, moves)
