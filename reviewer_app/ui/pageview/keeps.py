@@ -72,13 +72,19 @@ def chain_start(records: list[RenderedBlock], i: int) -> int:
 
 def _outer_table(record: RenderedBlock) -> etree._Element | None:
     """The outermost ``w:tbl`` holding ``record``'s paragraph (None outside tables)."""
-    found = None
+    return _outer_place(record)[0]
+
+
+def _outer_place(record: RenderedBlock) -> tuple[etree._Element | None, etree._Element | None]:
+    """The outermost ``w:tbl`` holding ``record``'s paragraph and that table's child holding it
+    (its row, at any depth of nested tables), in one walk up; (None, None) outside tables."""
+    table = row = child = None
     element = record.element
     while element is not None:
         if element.tag == W + "tbl":
-            found = element
-        element = element.getparent()
-    return found
+            table, row = element, child
+        child, element = element, element.getparent()
+    return table, row
 
 
 def first_kept(section_doc: SectionDoc, first: int) -> tuple[RenderedBlock, float] | None:
@@ -201,26 +207,17 @@ def _kept_table_end(section_doc: SectionDoc, records: list[RenderedBlock], i: in
     rows = following.findall(W + "tr")
     if len(rows) < 2:
         return None
-    cells = list(takewhile(lambda record: _outer_table(record) is following, islice(records, i + 1, None)))
-    if not cells or not all(
-        record.cell_keep_next for record in cells if _outer_row(record, following) is not rows[-1]
-    ):
+    placed = ((record, *_outer_place(record)) for record in islice(records, i + 1, None))
+    cells = list(takewhile(lambda place: place[1] is following, placed))
+    if not cells or not all(record.cell_keep_next for record, _table, row in cells if row is not rows[-1]):
         return None
     document = section_doc.document
-    table = QTextCursor(document.findBlock(cells[0].start)).currentTable()
+    table = QTextCursor(document.findBlock(cells[0][0].start)).currentTable()
     if table is None:
         return None
     while isinstance(table.parentFrame(), QTextTable):
         table = table.parentFrame()
     return line_top(document.documentLayout(), table.lastCursorPosition().block(), 0)
-
-
-def _outer_row(record: RenderedBlock, table: etree._Element) -> etree._Element | None:
-    """The row of ``table`` holding ``record``'s paragraph (at any depth of nested tables)."""
-    element = record.element
-    while element is not None and element.getparent() is not table:
-        element = element.getparent()
-    return element
 
 
 def _chain_start(section_doc: SectionDoc, records: list[RenderedBlock], i: int) -> RenderedBlock:
