@@ -12,7 +12,14 @@ from typing import Any
 
 from lxml import etree
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QTextCursor, QTextLength, QTextTable, QTextTableCellFormat
+from PySide6.QtGui import (
+    QBrush,
+    QTextCursor,
+    QTextLength,
+    QTextTable,
+    QTextTableCell,
+    QTextTableCellFormat,
+)
 
 from ...docx.table_grid import GridCell, TableGrid
 from .qformats import TWIPS
@@ -117,6 +124,12 @@ class TableWriter:
         finally:
             self._cell_depth -= 1
             self._cell_text_width = outer_text_width
+        if cell.covered:  # its text ends the cell that shows it, whose first paragraph stays
+            _pad_with_spacing(qcell, formats.cell_format(cell.top), 0.0, cell_flow.prev_after * TWIPS)
+        else:
+            before = _first_block_before(qcell)
+            if before or cell_flow.prev_after:
+                _pad_with_spacing(qcell, facts.format, before, cell_flow.prev_after * TWIPS)
 
     def _facts(self, cell_format: QTextTableCellFormat) -> _CellFacts:
         """The :class:`_CellFacts` of a shared cell format, read once per format (equal cells
@@ -150,6 +163,32 @@ class _CellFacts:
         self.right_padding = cell_format.rightPadding()
         #: the left and right borders' widths together
         self.borders = cell_format.leftBorder() + cell_format.rightBorder()
+
+
+def _first_block_before(qcell: QTextTableCell) -> float:
+    """The space before (LU) of a cell's first paragraph (0 when the cell opens with a nested
+    table: the empty block Qt anchors it to has none)."""
+    return qcell.firstCursorPosition().block().blockFormat().topMargin()
+
+
+def _pad_with_spacing(qcell: QTextTableCell, own: QTextTableCellFormat, before: float, after: float) -> None:
+    """Add the cell's first paragraph's space before and its last one's space after to the
+    cell's top and bottom padding.
+
+    LibreOffice 7.4 lays a cell's paragraphs out inside the cell, spacing included: the first
+    line starts the first paragraph's space before below the cell margin, the row ends the last
+    paragraph's space after below the last line, and a centred or bottom-aligned cell places
+    the spaced paragraphs as a whole. Qt drops the top margin of a cell's first block and the
+    bottom margin of its last one; as padding the space is kept, and Qt's vertical alignment
+    of the content inside the padding puts the lines where LibreOffice's are.
+    ``own`` is the cell's format before the spacing (the one its showing cell was given); a
+    ``before`` of 0 leaves the top padding as it is.
+    """
+    fmt = qcell.format().toTableCellFormat()  # keeps the paragraph mark merged into an empty cell
+    if before:
+        fmt.setTopPadding(own.topPadding() + before)
+    fmt.setBottomPadding(own.bottomPadding() + after)
+    qcell.setFormat(fmt)
 
 
 def _dark(brush: QBrush) -> bool:
