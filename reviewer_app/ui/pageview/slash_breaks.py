@@ -19,7 +19,9 @@ builder leaves it out of the paragraph's clean-text spans. A word that starts it
 than the line: Word cuts it where it overflows the line, not at the slash or brace, so the
 separator goes there (:func:`overflow_cut`), where Qt's own line, let break anywhere, ends: a
 measure of our own could differ from Qt's by a fraction, and Qt then kept its break before the
-separator (docx4j's Getting Started guide set the same separator again for ever).
+separator (docx4j's Getting Started guide set the same separator again for ever). Laid out again
+at the width measured, Qt ends the line at the separator, so each separator set is further on than
+the one before and the loop ends.
 
 The builder writes inside an edit block, during which Qt lays nothing out, so the paragraph's
 lines are laid out here ahead of Qt (:func:`lay_out_alone`), with the text option, margins and
@@ -148,14 +150,6 @@ def keep_slashed_words(block: QTextBlock, frame_width: float | None = None) -> l
         lay_out_alone(block, frame_width)
         at = slash_split_word(block, frame_width)
         if at is None:
-            break
-        if marks and block.position() + at == marks[-1]:
-            # Qt kept its own break before the mark just set: the cut is Qt's own measure, so
-            # only a layout that differs from the one measured (another width) gets here; take
-            # the mark back and leave Qt's break rather than set the same mark again for ever
-            cursor = QTextCursor(block.document())
-            cursor.setPosition(marks.pop())
-            cursor.deleteChar()
             break
         cursor = QTextCursor(block.document())
         cursor.setPosition(block.position() + at)
