@@ -16,13 +16,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import qasync
 
 from reviewer_app.ui.chat import ChatDock
 from reviewer_app.ui.document_controller import DocumentController
 from reviewer_app.ui.pageview import PageView
 from tests.conftest import REPO_ROOT
 from tests.fake_anthropic import FakeAnthropic, Reply, fast_settings, reply, tool
+from tests.qt_event_loop import qt_event_loop
 
 SAMPLE = REPO_ROOT / "resources" / "samples" / "sample-msa.docx"
 #: definitions in clause 1.1 of the sample
@@ -67,14 +67,9 @@ def three_edits_turn(final: str = "Three proposals wait for your review in claus
 
 @pytest.fixture
 def loop(qapp: Any) -> Iterator[asyncio.AbstractEventLoop]:
-    """asyncio on Qt's loop, as the app runs it; closed after the test."""
-    event_loop = qasync.QEventLoop(qapp)
-    asyncio.set_event_loop(event_loop)
-    yield event_loop
-    with contextlib.suppress(Exception):
-        event_loop.run_until_complete(asyncio.sleep(0.01))  # let retired sessions close their clients
-    asyncio.set_event_loop(None)
-    event_loop.close()
+    """asyncio on Qt's loop, as the app runs it; closed after the test (see ``qt_event_loop``)."""
+    with qt_event_loop() as event_loop:
+        yield event_loop
 
 
 @pytest.fixture

@@ -17,9 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import qasync
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QDialogButtonBox
+from PySide6.QtWidgets import QDialogButtonBox
 
 from reviewer_app.agent.settings import (
     SERVER_API_KEY_ENV,
@@ -36,6 +35,7 @@ from tests.chat_fixtures import SAMPLE
 from tests.fake_anthropic import FakeAnthropic, Recorded, reply
 from tests.memory_keyring import MemoryKeyring
 from tests.memory_keyring import memory_keyring as _memory_keyring
+from tests.qt_event_loop import qt_event_loop
 
 loop, server, document, make_dock = (
     chat_fixtures.loop,
@@ -149,9 +149,7 @@ def test_test_connection_and_ok_keep_the_two_keys_apart(
     monkeypatch.delenv(SITE_CONFIG_ENV, raising=False)
     store = SettingsStore()
     store.load()
-    event_loop = qasync.QEventLoop(QApplication.instance())
-    asyncio.set_event_loop(event_loop)
-    try:
+    with qt_event_loop() as event_loop:
         with FakeAnthropic([reply("OK"), reply("OK")]) as fake:
             dialog = SettingsDialog(store)
             qtbot.addWidget(dialog)
@@ -176,6 +174,3 @@ def test_test_connection_and_ok_keep_the_two_keys_apart(
             dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
         assert stored_server_key(fake.base_url) == SERVER_KEY
         assert memory_keyring.passwords[("Reviewer", "anthropic-api-key")] == STORED
-    finally:
-        asyncio.set_event_loop(None)
-        event_loop.close()

@@ -12,7 +12,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import qasync
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication, QDialogButtonBox
@@ -24,6 +23,7 @@ from reviewer_app.ui.theme import apply_theme
 from tests.fake_anthropic import FakeAnthropic, Status, reply
 from tests.memory_keyring import MemoryKeyring
 from tests.memory_keyring import memory_keyring as _memory_keyring
+from tests.qt_event_loop import qt_event_loop
 
 memory_keyring = _memory_keyring  # the fixture, for this module's tests
 
@@ -198,34 +198,31 @@ def test_theme_switching_changes_the_window_colour(qapp) -> None:
 
 def test_test_connection_tries_the_values_on_screen_without_saving_them(qtbot, store: SettingsStore) -> None:
     """A firm's local server, typed in but not saved yet, is asked once; its answer shows in the dialog."""
-    loop = qasync.QEventLoop(QApplication.instance())
-    asyncio.set_event_loop(loop)
-    try:
-        with FakeAnthropic(
+    with (
+        qt_event_loop() as loop,
+        FakeAnthropic(
             [reply("OK"), Status(404, error_type="not_found_error", message="no such model")]
-        ) as server:
-            dialog = open_dialog(qtbot, store)
-            dialog.local_radio.setChecked(True)
-            dialog.base_url_edit.setText(server.base_url)
-            dialog.model_edit.setText("qwen3-coder")
-            qtbot.mouseClick(dialog.connection.button, Qt.MouseButton.LeftButton)
-            assert not dialog.connection.button.isEnabled()  # one check at a time
-            answered: list[object] = []
-            dialog.connection.finished.connect(answered.append)
-            loop.run_until_complete(asyncio.gather(*asyncio.all_tasks(loop)))
-            assert answered[0].ok and "answered as" in dialog.connection.result.text()
-            assert server.bodies[0]["model"] == "qwen3-coder" and dialog.connection.button.isEnabled()
+        ) as server,
+    ):
+        dialog = open_dialog(qtbot, store)
+        dialog.local_radio.setChecked(True)
+        dialog.base_url_edit.setText(server.base_url)
+        dialog.model_edit.setText("qwen3-coder")
+        qtbot.mouseClick(dialog.connection.button, Qt.MouseButton.LeftButton)
+        assert not dialog.connection.button.isEnabled()  # one check at a time
+        answered: list[object] = []
+        dialog.connection.finished.connect(answered.append)
+        loop.run_until_complete(asyncio.gather(*asyncio.all_tasks(loop)))
+        assert answered[0].ok and "answered as" in dialog.connection.result.text()
+        assert server.bodies[0]["model"] == "qwen3-coder" and dialog.connection.button.isEnabled()
 
-            dialog.model_edit.setText("qwen-typo")
-            loop.run_until_complete(dialog.connection.start())
-            assert "does not offer model 'qwen-typo'" in dialog.connection.result.text()
-            # nothing was saved: Test connection is not OK
-            assert (store.settings.provider, store.settings.model) != ("local", "qwen-typo")
+        dialog.model_edit.setText("qwen-typo")
+        loop.run_until_complete(dialog.connection.start())
+        assert "does not offer model 'qwen-typo'" in dialog.connection.result.text()
+        # nothing was saved: Test connection is not OK
+        assert (store.settings.provider, store.settings.model) != ("local", "qwen-typo")
 
-            dialog.base_url_edit.setText("localhost:11434")
-            assert dialog.connection.start() is None
-            assert "must start with http://" in dialog.connection.result.text()
-            press(dialog, QDialogButtonBox.StandardButton.Cancel)
-    finally:
-        asyncio.set_event_loop(None)
-        loop.close()
+        dialog.base_url_edit.setText("localhost:11434")
+        assert dialog.connection.start() is None
+        assert "must start with http://" in dialog.connection.result.text()
+        press(dialog, QDialogButtonBox.StandardButton.Cancel)

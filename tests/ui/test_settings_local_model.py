@@ -8,7 +8,6 @@ import asyncio
 import json
 from pathlib import Path
 
-import qasync
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QComboBox, QDialogButtonBox, QLineEdit
@@ -16,6 +15,7 @@ from PySide6.QtWidgets import QApplication, QComboBox, QDialogButtonBox, QLineEd
 from reviewer_app.ui.app_settings import SettingsStore
 from reviewer_app.ui.settings_dialog import SettingsDialog
 from tests.fake_anthropic import FakeAnthropic, reply
+from tests.qt_event_loop import qt_event_loop
 from tests.ui import test_settings_dialog as settings_dialog_tests
 from tests.ui.test_settings_dialog import open_dialog
 
@@ -130,23 +130,17 @@ def test_test_connection_says_the_window_the_server_reports_or_the_one_typed(
 ) -> None:
     """Test connection, clicked with a llama.cpp-style server's URL typed in, names its window;
     with a window typed into the dialog it names that one, before anything is saved."""
-    loop = qasync.QEventLoop(QApplication.instance())
-    asyncio.set_event_loop(loop)
-    try:
-        with FakeAnthropic([reply("OK"), reply("OK")], context_tokens=8192) as server:
-            dialog = open_dialog(qtbot, store)
-            QTest.mouseClick(dialog.local_radio, Qt.MouseButton.LeftButton)
-            retype(dialog.base_url_edit, server.base_url)
-            QTest.mouseClick(dialog.connection.button, Qt.MouseButton.LeftButton)
-            loop.run_until_complete(asyncio.gather(*asyncio.all_tasks(loop)))
-            assert "Context window: 8,192 tokens" in dialog.connection.result.text()
+    with qt_event_loop() as loop, FakeAnthropic([reply("OK"), reply("OK")], context_tokens=8192) as server:
+        dialog = open_dialog(qtbot, store)
+        QTest.mouseClick(dialog.local_radio, Qt.MouseButton.LeftButton)
+        retype(dialog.base_url_edit, server.base_url)
+        QTest.mouseClick(dialog.connection.button, Qt.MouseButton.LeftButton)
+        loop.run_until_complete(asyncio.gather(*asyncio.all_tasks(loop)))
+        assert "Context window: 8,192 tokens" in dialog.connection.result.text()
 
-            retype(dialog.context_edit, "4096")
-            QTest.mouseClick(dialog.connection.button, Qt.MouseButton.LeftButton)
-            loop.run_until_complete(asyncio.gather(*asyncio.all_tasks(loop)))
-            assert "Context window: 4,096 tokens (from the settings)" in dialog.connection.result.text()
-            assert store.settings.context_window == 0  # Test connection is not OK
-            dialog.reject()
-    finally:
-        asyncio.set_event_loop(None)
-        loop.close()
+        retype(dialog.context_edit, "4096")
+        QTest.mouseClick(dialog.connection.button, Qt.MouseButton.LeftButton)
+        loop.run_until_complete(asyncio.gather(*asyncio.all_tasks(loop)))
+        assert "Context window: 4,096 tokens (from the settings)" in dialog.connection.result.text()
+        assert store.settings.context_window == 0  # Test connection is not OK
+        dialog.reject()

@@ -22,12 +22,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QCoreApplication, QEvent, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
 from PySide6.QtWidgets import QMessageBox
 
 from reviewer_app.ui.main_window import MainWindow
 from tests import chat_fixtures
 from tests.docx_factory import make_docx, p
+from tests.qt_event_loop import qt_event_loop
 from tests.window_fixtures import click_menu_item, shown_main_window
 
 SAMPLE = chat_fixtures.SAMPLE
@@ -110,6 +111,14 @@ def test_closing_the_document_frees_it_while_the_window_stays(qtbot, loop, tmp_p
         assert _alive(freed) == []
 
 
+def _churn() -> None:
+    """Allocate many collections' worth of cyclic garbage (run on a worker thread, it runs
+    Python's automatic collector there, as a model server's handler or a name lookup does)."""
+    for _ in range(50_000):
+        item: list[Any] = []
+        item.append(item)
+
+
 def test_a_window_closed_while_a_worker_thread_allocates_is_destroyed_on_qt_thread(qtbot, loop) -> None:
     """Allocation in a worker thread runs Python's automatic collector there; a closed window
     must not be left for it to find, or a widget would be destroyed off Qt's thread."""
@@ -120,12 +129,7 @@ def test_a_window_closed_while_a_worker_thread_allocates_is_destroyed_on_qt_thre
     qtbot.waitExposed(window)
     weakref.finalize(window, lambda: destroyed_on.append(threading.get_ident()))
 
-    def churn() -> None:
-        for _ in range(50_000):  # many collections' worth of cyclic garbage
-            item: list[Any] = []
-            item.append(item)
-
-    worker = threading.Thread(target=churn)
+    worker = threading.Thread(target=_churn)
     with no_collection():
         assert window.close()
         _settle(loop)
@@ -161,3 +165,33 @@ def test_a_controller_with_its_recovery_helpers_is_freed_at_once(qapp, tmp_path:
         }
         del controller, saver, locks
         assert _alive(parts) == []
+
+
+def test_a_closed_event_loop_leaves_no_qt_object_to_a_collection_in_another_thread(qapp) -> None:
+    """The suite runs asyncio on Qt's loop with a qasync loop per test (``qt_event_loop``), and a
+    closed qasync loop stays in a reference cycle. Its Qt parts (the timer object still holding a
+    pending ``call_later``, the carrier of ``call_soon_threadsafe``) must be gone before a
+    collection in another thread can find them: destroyed there, the timer stayed in Qt's timer
+    list as freed memory and a later test crashed (CI's segmentation faults late in the suite)."""
+    gc.collect()  # earlier tests' garbage goes now, on Qt's thread: what is found below is this loop's
+    found: list[str] = []
+
+    def collect_here() -> None:
+        gc.set_debug(gc.DEBUG_SAVEALL)  # what a collection here would free is kept, to be listed
+        try:
+            gc.collect()
+        finally:
+            gc.set_debug(0)
+        found.extend(type(thing).__name__ for thing in gc.garbage if isinstance(thing, QObject))
+
+    with no_collection():
+        with qt_event_loop() as event_loop:
+            event_loop.call_later(60, print)  # pending at close, as an HTTP client's keep-alive timer is
+            event_loop.run_until_complete(event_loop.getaddrinfo("127.0.0.1", 80))  # starts the executor
+        del event_loop
+        worker = threading.Thread(target=collect_here)
+        worker.start()
+        worker.join()
+    gc.garbage.clear()
+    gc.collect()
+    assert found == []
