@@ -22,11 +22,15 @@ from PySide6.QtGui import (
 )
 
 from ...docx.table_grid import GridCell, TableGrid
+from ...docx.xmlutil import W, first_child
 from .qformats import TWIPS
-from .records import BuildContext, Flow
+from .records import BuildContext, Flow, RenderedBlock
 from .tables import TableFormats, cell_is_dark, is_top_aligned, keep_row, table_style_id
 
 _NO_BRUSH = Qt.BrushStyle.NoBrush
+_PPR, _PSTYLE = W + "pPr", W + "pStyle"
+#: the spacing (twips) Word and LibreOffice give ``w:beforeAutospacing`` / ``w:afterAutospacing``
+_AUTO_SPACING = 280
 
 
 class TableWriter:
@@ -41,6 +45,7 @@ class TableWriter:
     _cell_text_width: float
     _cell_facts: dict[int, _CellFacts]
     _last_grid: tuple[etree._Element, TableGrid] | None
+    records: list[RenderedBlock]
 
     def container(  # pragma: no cover - provided by the builder
         self, parent: etree._Element, cursor: QTextCursor, flow: Flow, table_style: str | None, in_table: bool
@@ -118,18 +123,58 @@ class TableWriter:
         outer_text_width = self._cell_text_width
         # Qt sets collapsed borders half inside the cell
         self._cell_text_width = inner - facts.borders / 2
+        first_record = len(self.records)
         self._cell_depth += 1
         try:
             self.container(cell.tc, cell_cursor, cell_flow, style_id, True)
         finally:
             self._cell_depth -= 1
             self._cell_text_width = outer_text_width
+        after = cell_flow.prev_after
+        if after == _AUTO_SPACING and self._auto_spacing(qcell.lastCursorPosition(), -1, style_id)[1]:
+            after = 0
         if cell.covered:  # its text ends the cell that shows it, whose first paragraph stays
-            _pad_with_spacing(qcell, formats.cell_format(cell.top), 0.0, cell_flow.prev_after * TWIPS)
+            _pad_with_spacing(qcell, formats.cell_format(cell.top), 0.0, after * TWIPS)
+            return
+        before = qcell.firstCursorPosition().block().blockFormat().topMargin()
+        if (
+            before == _AUTO_SPACING * TWIPS
+            and self._auto_spacing(qcell.firstCursorPosition(), first_record, style_id)[0]
+        ):
+            before = 0.0
+        if before or after:
+            _pad_with_spacing(qcell, facts.format, before, after * TWIPS)
+
+    def _auto_spacing(self, at: QTextCursor, index: int, table_style: str | None) -> tuple[bool, bool]:
+        """Whether the paragraph of ``self.records[index]`` asks for automatic space before and
+        after (``w:beforeAutospacing``, ``w:afterAutospacing``); (False, False) when that record
+        is not the paragraph of the block at ``at`` (a cell opening or ending with a nested table).
+
+        LibreOffice, as Word, leaves automatic spacing out at the top and the foot of a cell.
+        """
+        if not -len(self.records) <= index < len(self.records):
+            return False, False
+        record = self.records[index]
+        block = at.block()
+        p = record.element
+        if p is None or not block.position() <= record.start < block.position() + block.length():
+            return False, False
+        ppr = first_child(p, _PPR)
+        info = self.ctx.blocks.get(p)
+        numbering = None
+        if info is not None and info.list_reference is not None:
+            numbering = (str(info.list_reference["numId"]), int(info.list_reference["level"]))
+        if info is not None:
+            paragraph_style = info.style_id
         else:
-            before = _first_block_before(qcell)
-            if before or cell_flow.prev_after:
-                _pad_with_spacing(qcell, facts.format, before, cell_flow.prev_after * TWIPS)
+            named = first_child(ppr, _PSTYLE) if ppr is not None else None
+            paragraph_style = (
+                named.get(W + "val")
+                if named is not None
+                else self.ctx.resolver.document.styles.default_paragraph_style_id
+            )
+        props = self.ctx.resolver.paragraph(ppr, paragraph_style, numbering, table_style, True)
+        return props.before_auto, props.after_auto
 
     def _facts(self, cell_format: QTextTableCellFormat) -> _CellFacts:
         """The :class:`_CellFacts` of a shared cell format, read once per format (equal cells
@@ -163,12 +208,6 @@ class _CellFacts:
         self.right_padding = cell_format.rightPadding()
         #: the left and right borders' widths together
         self.borders = cell_format.leftBorder() + cell_format.rightBorder()
-
-
-def _first_block_before(qcell: QTextTableCell) -> float:
-    """The space before (LU) of a cell's first paragraph (0 when the cell opens with a nested
-    table: the empty block Qt anchors it to has none)."""
-    return qcell.firstCursorPosition().block().blockFormat().topMargin()
 
 
 def _pad_with_spacing(qcell: QTextTableCell, own: QTextTableCellFormat, before: float, after: float) -> None:
