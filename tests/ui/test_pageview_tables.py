@@ -120,6 +120,31 @@ def test_a_cell_spanning_into_a_sliver_column_keeps_its_width(qapp, tmp_path: Pa
     assert text_box.right() / TWIPS == pytest.approx(MARGIN + 9360 - 108, abs=12)  # the sliver's 10
 
 
+def test_a_table_nested_in_a_spanning_cell_leaves_the_columns_below_their_widths(
+    qapp, tmp_path: Path
+) -> None:
+    """A header cell spanning both columns holds a table nearly as wide (the Tubulars procedure's
+    cover): Qt spread that table's width evenly over the two columns and widened the narrow first
+    one by 1550 twips, pushing the second column's nested table past the paper's edge. The
+    columns keep the grid's widths, and so does the nested table."""
+    nested = _table(
+        '<w:tblW w:w="9100" w:type="dxa"/><w:tblLayout w:type="fixed"/>',
+        [1300] * 7,
+        _tr(*(_tc(f"Col{n}", '<w:tcW w:w="1300" w:type="dxa"/>') for n in range(7))),
+    )
+    body = _table(
+        '<w:tblW w:w="9360" w:type="dxa"/><w:tblLayout w:type="fixed"/>',
+        [3000, 6360],
+        _tr(_tc(nested + p(), '<w:gridSpan w:val="2"/>')) + _tr(_tc("Left"), _tc("Right")),
+    )
+    layout = _layout(tmp_path, body)
+    assert _where(layout, "Right")[0] == pytest.approx(MARGIN + 3000 + 108, abs=2)
+    first, last = _where(layout, "Col0")[0], _where(layout, "Col6")[0]
+    # as shares of the cell the nested columns come out within a fraction of a point (Qt's
+    # share arithmetic: 6 twips short over six columns)
+    assert last - first == pytest.approx(6 * 1300, abs=10)
+
+
 def test_vertical_merge_is_one_cell_over_its_rows(qapp, tmp_path: Path) -> None:
     restart, cont = '<w:vMerge w:val="restart"/>', "<w:vMerge/>"
     body = _table(

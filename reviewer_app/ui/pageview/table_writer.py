@@ -31,6 +31,7 @@ _NO_BRUSH = Qt.BrushStyle.NoBrush
 _PPR, _PSTYLE = W + "pPr", W + "pStyle"
 #: the spacing (twips) Word and LibreOffice give ``w:beforeAutospacing`` / ``w:afterAutospacing``
 _AUTO_SPACING = 280
+_SHARE = QTextLength.Type.PercentageLength
 
 
 class TableWriter:
@@ -46,6 +47,8 @@ class TableWriter:
     _cell_facts: dict[int, _CellFacts]
     _last_grid: tuple[etree._Element, TableGrid] | None
     records: list[RenderedBlock]
+    #: the cell being written spans Qt columns (see :func:`_share_columns`)
+    _in_spanning_cell = False
 
     def container(  # pragma: no cover - provided by the builder
         self, parent: etree._Element, cursor: QTextCursor, flow: Flow, table_style: str | None, in_table: bool
@@ -89,11 +92,15 @@ class TableWriter:
             if (span_rows > 1 or span_columns > 1) and not cell.covered:
                 table.mergeCells(cell.row - first, column, span_rows, span_columns)
         outer_width = ctx.content_width
+        spanned = self._in_spanning_cell
         try:
             for cell in cells:
                 self._cell(table, cell, first, formats, style_id)
         finally:
             ctx.content_width = outer_width
+            self._in_spanning_cell = spanned
+        if spanned:
+            _share_columns(table, formats.qt_widths, self._cell_text_width)
         cursor.setPosition(table.lastPosition() + 1)
         flow.fresh = True
         flow.prev_style, flow.page_break, flow.prev_after, flow.last_table = None, False, 0, table
@@ -124,6 +131,7 @@ class TableWriter:
         # Qt sets collapsed borders half inside the cell
         self._cell_text_width = inner - facts.borders / 2
         first_record = len(self.records)
+        self._in_spanning_cell = formats.qt_span(cell)[1] > 1
         self._cell_depth += 1
         try:
             self.container(cell.tc, cell_cursor, cell_flow, style_id, True)
@@ -208,6 +216,28 @@ class _CellFacts:
         self.right_padding = cell_format.rightPadding()
         #: the left and right borders' widths together
         self.borders = cell_format.leftBorder() + cell_format.rightBorder()
+
+
+def _share_columns(table: QTextTable, widths: list[float], cell_width: float) -> None:
+    """Give a table nested in a cell that spans columns its column widths as shares.
+
+    Qt spreads the least width of a spanning cell's content evenly over the columns it spans and
+    widens a column narrower than its share; a nested table with fixed columns asks for its whole
+    width, so an 11,000-twip table in a cell spanning a 4,208- and a 6,924-twip column widened the
+    first by 65 pt and pushed the second off the page (the Tubulars procedure's cover table).
+    Shares ask only for what their text needs. Qt lays a nested table out in its cell's width
+    (``cell_width``, LU) and takes the shares of that less the table's left margin and half its
+    outer borders; each share is the column's width of what is left.
+    """
+    fmt = table.format()
+    rows, last = table.rows(), table.columns() - 1
+    left = max(table.cellAt(row, 0).format().toTableCellFormat().leftBorder() for row in range(rows))
+    right = max(table.cellAt(row, last).format().toTableCellFormat().rightBorder() for row in range(rows))
+    shared = cell_width - fmt.leftMargin() - round(left / 2) - round(right / 2)
+    if shared <= 0:
+        return
+    fmt.setColumnWidthConstraints([QTextLength(_SHARE, 100 * width / shared) for width in widths])
+    table.setFormat(fmt)
 
 
 def _pad_with_spacing(qcell: QTextTableCell, own: QTextTableCellFormat, before: float, after: float) -> None:
