@@ -15,6 +15,8 @@ from PySide6.QtCore import Qt
 from reviewer_app.docx import DocxReviewer
 from reviewer_app.docx.outline import section_handle
 from reviewer_app.ui.chat import ChatDock
+from reviewer_app.ui.chat.conversation_items import ToolLineData
+from reviewer_app.ui.chat.message_view import ConversationView
 from tests import chat_fixtures
 from tests.chat_fixtures import BUSINESS_DAY, LAW, SAMPLE, three_edits_turn
 from tests.fake_anthropic import FakeAnthropic, reply, tool
@@ -199,6 +201,29 @@ def test_direct_mode_card_rejects_the_change_it_made(
 def _original_texts() -> list[tuple[str, str]]:
     snapshot = DocxReviewer.open(SAMPLE).snapshot()
     return [(b.id, b.text) for b in snapshot.content_blocks()]
+
+
+def test_each_tool_call_keeps_its_own_line_once_the_call_is_over(qtbot: Any) -> None:
+    """The controller lets go of a call's data when its result is shown; the next call's data may
+    then sit where it was (a flaky test once saw 2 lines for 3 calls). Every call keeps its line,
+    and a result whose start was never seen gets a line of its own, not an earlier call's."""
+    view = ConversationView()
+    qtbot.addWidget(view)
+    for n in range(3):
+        line = ToolLineData("find_text", {"query": f"term {n}"})
+        view.add_tool(line)
+        line.ok, line.summary = True, f"{n} matches"
+        view.update_tool(line)
+        del line
+    unseen = ToolLineData("find_text", {"query": "late term"})
+    unseen.ok = True
+    view.update_tool(unseen)
+    texts = [widget.text() for widget in view.tool_lines()]
+    assert len(texts) == 4
+    assert all(
+        f"“{query}”" in text
+        for query, text in zip(("term 0", "term 1", "term 2", "late term"), texts, strict=True)
+    )
 
 
 def test_tool_lines_name_the_section_the_search_and_errors(

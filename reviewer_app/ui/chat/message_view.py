@@ -154,7 +154,9 @@ class ConversationView(QScrollArea):
         self.page_of_block: PageLookup | None = None
         self._answer: AssistantMessage | None = None
         self._answers: list[AssistantMessage] = []
-        self._tools: dict[int, ToolLine] = {}
+        #: each tool call's line by the identity of its data; the data is kept with the line, or a
+        #: later call's data could be given the freed one's identity and take over its line
+        self._tools: dict[int, tuple[ToolLineData, ToolLine]] = {}
         self._batches: list[BatchCards] = []
         self._follow = True
         bar = self.verticalScrollBar()
@@ -204,14 +206,13 @@ class ConversationView(QScrollArea):
     def add_tool(self, line: ToolLineData) -> ToolLine:
         self.end_answer()
         widget = ToolLine(line, self._body)
-        self._tools[id(line)] = widget
+        self._tools[id(line)] = (line, widget)
         self._add(widget)
         return widget
 
     def update_tool(self, line: ToolLineData) -> None:
-        widget = self._tools.get(id(line))
-        if widget is None:
-            widget = self.add_tool(line)
+        shown = self._tools.get(id(line))
+        widget = shown[1] if shown is not None else self.add_tool(line)
         widget.update_line(line)
 
     def add_cards(self, cards: list[CardState]) -> BatchCards:
@@ -275,4 +276,4 @@ class ConversationView(QScrollArea):
         return list(self._answers)
 
     def tool_lines(self) -> list[ToolLine]:
-        return list(self._tools.values())
+        return [widget for _line, widget in self._tools.values()]
