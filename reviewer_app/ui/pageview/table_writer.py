@@ -14,6 +14,7 @@ from lxml import etree
 from PySide6.QtCore import Qt
 from PySide6.QtGui import (
     QBrush,
+    QTextBlock,
     QTextCursor,
     QTextLength,
     QTextTable,
@@ -138,6 +139,7 @@ class TableWriter:
         finally:
             self._cell_depth -= 1
             self._cell_text_width = outer_text_width
+        _add_spacing_between(qcell, cell.tc, self.records[first_record:])
         after = cell_flow.prev_after
         if after == _AUTO_SPACING and self._auto_spacing(qcell.lastCursorPosition(), -1, style_id)[1]:
             after = 0
@@ -238,6 +240,25 @@ def _share_columns(table: QTextTable, widths: list[float], cell_width: float) ->
         return
     fmt.setColumnWidthConstraints([QTextLength(_SHARE, 100 * width / shared) for width in widths])
     table.setFormat(fmt)
+
+
+def _add_spacing_between(qcell: QTextTableCell, tc: etree._Element, records: list[RenderedBlock]) -> None:
+    """Give each paragraph of a cell that follows another the other's space after on top of its
+    own space before, as LibreOffice 7.4 spaces them, where Qt keeps the larger of the two.
+    ``records``: the paragraphs written for the cell (its nested tables' ones too, left alone)."""
+    document = qcell.firstCursorPosition().document()
+    last: QTextBlock | None = None  # the last block of the cell's paragraph before
+    for record in records:
+        if record.element is None or record.element.getparent() is not tc:
+            continue
+        block = document.findBlock(record.start)
+        if last is not None and last.next() == block:
+            below = last.blockFormat().bottomMargin()
+            fmt = block.blockFormat()
+            if below and fmt.topMargin():
+                fmt.setTopMargin(fmt.topMargin() + below)
+                QTextCursor(block).setBlockFormat(fmt)
+        last = document.findBlock(record.end)
 
 
 def _pad_with_spacing(qcell: QTextTableCell, own: QTextTableCellFormat, before: float, after: float) -> None:
