@@ -140,20 +140,33 @@ class TableWriter:
             self._cell_depth -= 1
             self._cell_text_width = outer_text_width
         _add_spacing_between(qcell, cell.tc, self.records[first_record:])
-        after = cell_flow.prev_after
-        if after == _AUTO_SPACING and self._auto_spacing(qcell.lastCursorPosition(), -1, style_id)[1]:
+        own = formats.cell_format(cell.top) if cell.covered else facts.format
+        self._keep_edge_spacing(
+            qcell, own, cell_flow.prev_after, None if cell.covered else first_record, style_id
+        )
+
+    def _keep_edge_spacing(
+        self,
+        qcell: QTextTableCell,
+        own: QTextTableCellFormat,
+        after: int,
+        first_record: int | None,
+        table_style: str | None,
+    ) -> None:
+        """Carry the space before of a cell's first paragraph (``self.records[first_record]``;
+        None: the text written continues the cell, whose first paragraph stays) and the space
+        after (``after``, twips) of its last into its padding (see :func:`_pad_with_spacing`),
+        automatic spacing left out."""
+        if after == _AUTO_SPACING and self._auto_spacing(qcell.lastCursorPosition(), -1, table_style)[1]:
             after = 0
-        if cell.covered:  # its text ends the cell that shows it, whose first paragraph stays
-            _pad_with_spacing(qcell, formats.cell_format(cell.top), 0.0, after * TWIPS)
-            return
-        before = qcell.firstCursorPosition().block().blockFormat().topMargin()
-        if (
-            before == _AUTO_SPACING * TWIPS
-            and self._auto_spacing(qcell.firstCursorPosition(), first_record, style_id)[0]
-        ):
-            before = 0.0
-        if before or after:
-            _pad_with_spacing(qcell, facts.format, before, after * TWIPS)
+        before = 0.0
+        if first_record is not None:
+            before = qcell.firstCursorPosition().block().blockFormat().topMargin()
+            at = qcell.firstCursorPosition()
+            if before == _AUTO_SPACING * TWIPS and self._auto_spacing(at, first_record, table_style)[0]:
+                before = 0.0
+        if before or after or first_record is None:
+            _pad_with_spacing(qcell, own, before, after * TWIPS)
 
     def _auto_spacing(self, at: QTextCursor, index: int, table_style: str | None) -> tuple[bool, bool]:
         """Whether the paragraph of ``self.records[index]`` asks for automatic space before and
