@@ -44,7 +44,7 @@ from ...docx.xmlutil import W, first_child
 from .floating import Floating, read_floating
 from .images import describe_object
 from .long_words import BREAK_MARK, long_word_cuts
-from .qformats import TWIPS, leave_spacing_before_break, script_of
+from .qformats import TWIPS, leave_spacing_before_break, script_of, starts_page_format
 from .records import MODES, BuildContext, Flow, RenderedBlock, story_items
 from .slash_breaks import keep_slashed_words
 from .table_split import TablePart
@@ -95,6 +95,9 @@ class StoryBuilder(TableWriter):
         self._dark = False
         #: a slash or brace was written into the paragraph being built (see _keep_slashed_words)
         self._slashed = False
+        #: the line-font numbers of the text written into the block being built; None when
+        #: something without one went in (an image) or the block held text before: Qt is asked
+        self._fonts: set[int] | None = None
         #: how many table cells deep the content being written sits (0: the story's own flow)
         self._cell_depth = 0
         #: the width (LU) Qt lays the lines of the cell being written out in
@@ -199,9 +202,17 @@ class StoryBuilder(TableWriter):
             if not cell_mark:
                 cursor.mergeBlockCharFormat(mark_format)
             flow.fresh = False
+            self._fonts = set() if cursor.block().length() == 1 else None
         else:
-            leave_spacing_before_break(cursor, block_format)
+            starts_page = (
+                flow.page_break or props.page_break_before
+                if fixed_format is None
+                else starts_page_format(block_format)
+            )
+            if starts_page:
+                leave_spacing_before_break(cursor)
             cursor.insertBlock(block_format, mark_format)
+            self._fonts = set()
         record = RenderedBlock(
             block.id if block is not None else None, self.doc_index, cursor.position(), 0, p
         )
@@ -211,9 +222,10 @@ class StoryBuilder(TableWriter):
             record.keep_lines = props.keep_lines
         else:
             record.cell_keep_next = props.keep_next
-        record.leader = next(
-            (leader for _pos, _kind, leader in props.tabs if leader not in ("none", "")), None
-        )
+        if props.tabs:
+            record.leader = next(
+                (leader for _pos, _kind, leader in props.tabs if leader not in ("none", "")), None
+            )
         label = block.shown_label if block is not None else None
         label_shift = 0.0
         self._slashed = False
@@ -224,7 +236,7 @@ class StoryBuilder(TableWriter):
         self._segments(cursor, walk, record, style_id, table_style, in_table, props, mark_format, bottom)
         if cell_mark:
             _mark_empty_cell_block(cursor, record.start, mark_format)
-        text_factor = ctx.factory.text_line_factor(cursor.block(), line_factor)
+        text_factor = ctx.factory.text_line_factor(cursor.block(), line_factor, self._fonts)
         if (label_shift or text_factor != line_factor) and fixed_format is None:
             block_format = ctx.factory.block(
                 props, top, bottom, flow.page_break, text_factor, bleed, label_shift
@@ -267,6 +279,16 @@ class StoryBuilder(TableWriter):
                 self.floats = [(p + 1 if p >= position else p, f) for p, f in self.floats]
             block = block.next()
 
+    def _wrote(self, fmt: QTextCharFormat) -> None:
+        """Text in ``fmt`` (a format of the factory's) went into the block being built: its line
+        font counts for the block's line factor (see :meth:`.qformats.FormatFactory.text_line_factor`)."""
+        if self._fonts is not None:
+            number = self.ctx.factory.font_numbers.get(id(fmt))
+            if number is None:
+                self._fonts = None
+            else:
+                self._fonts.add(number)
+
     def _note_slashes(self, text: str) -> None:
         """Remember that ``text``, about to be written, holds a slash or brace Qt may split a word
         after (see :data:`.slash_breaks.SLASH_IN_WORD`): only such a paragraph needs a look."""
@@ -299,6 +321,7 @@ class StoryBuilder(TableWriter):
         label_format = ctx.factory.char(props, "label", family=family, on_dark=self._dark)
         self._note_slashes(label)
         cursor.insertText(label + suffix, label_format)
+        self._wrote(label_format)
         share = _LABEL_SHIFT.get(level.jc if level is not None else None, 0.0)
         return share * QFontMetricsF(label_format.font()).horizontalAdvance(label) if share else 0.0
 
@@ -355,6 +378,8 @@ class StoryBuilder(TableWriter):
                 offset = start - record.start
                 self._note_slashes(text)
                 _insert_text(cursor, text, seg.text, cuts, fmt, spans, offset)
+                if text:
+                    self._wrote(fmt)
                 end = cursor.position() - record.start
                 if role == "insert" or role == "delete":
                     record.changed = True
@@ -370,9 +395,10 @@ class StoryBuilder(TableWriter):
                 run_props = resolver.run(rpr, style_id, table_style, in_table)
                 commented = ctx.marks_comments(seg.comments)
                 self._note_slashes(seg.text)
-                cursor.insertText(
-                    seg.text, factory.char(run_props, "note", None, commented, on_dark=self._dark)
-                )
+                note_format = factory.char(run_props, "note", None, commented, on_dark=self._dark)
+                cursor.insertText(seg.text, note_format)
+                if seg.text:
+                    self._wrote(note_format)
                 record.spans.append((start - record.start, len(seg.text), seg.clean))
                 if seg.element is not None and seg.element.tag == _FOOTNOTE_REF:
                     record.notes.append((start - record.start, seg.element.get(W + "id") or "", seg.text))
@@ -399,12 +425,16 @@ class StoryBuilder(TableWriter):
                 cursor.insertBlock(
                     factory.block(props, 0, bottom, True, bleed=self._bleed(in_table)), mark_format
                 )
+                self._fonts = set()
             elif kind == "field" and ctx.page_fields is not None:
                 rpr = _run_properties(walk, seg.run)
                 run_props = resolver.run(rpr, style_id, table_style, in_table)
                 result = ctx.page_fields.get(seg.text, "")
                 self._note_slashes(result)
-                cursor.insertText(result, factory.char(run_props, on_dark=self._dark))
+                field_format = factory.char(run_props, on_dark=self._dark)
+                cursor.insertText(result, field_format)
+                if result:
+                    self._wrote(field_format)
         if mode == "all":
             end = cursor.position()
             for comment_id, index in walk.anchors:
@@ -430,6 +460,7 @@ class StoryBuilder(TableWriter):
         image.setWidth(width)
         image.setHeight(height)
         cursor.insertImage(image)
+        self._fonts = None  # an image's format has no line font: Qt's formats are read
 
     def diagnostic(self, cursor: QTextCursor, flow: Flow) -> None:
         """An opaque chunk (``w:altChunk``): its diagnostic text, greyed, in place of the content."""

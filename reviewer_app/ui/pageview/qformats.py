@@ -139,6 +139,9 @@ class FormatFactory:
         self._blocks: dict[tuple[object, ...], QTextBlockFormat] = {}
         self._line_factors: dict[tuple[str, int, bool, bool], float] = {}
         self.line_fonts = LineFonts()
+        #: id of a char format :meth:`char` made -> its font's number in ``line_fonts`` (the
+        #: formats are kept in ``_chars``, so their ids stay theirs)
+        self.font_numbers: dict[int, int] = {}
         self._alive: dict[int, object] = {}  # keeps every props object keyed by id alive
 
     # -- characters ----------------------------------------------------------------------------
@@ -171,6 +174,7 @@ class FormatFactory:
         if fmt is None:
             self._alive[id(props)] = props
             fmt = self._make_char(props, role, author, commented, script, family)
+            self.font_numbers[id(fmt)] = fmt.intProperty(LINE_FONT)
             if on_dark and not props.color and role not in ("insert", "delete"):
                 fmt.setForeground(QBrush(QColor("white")))
             self._chars[key] = fmt
@@ -241,9 +245,16 @@ class FormatFactory:
             factor = self._line_factors[key] = line_gap_factor(font)
         return factor
 
-    def text_line_factor(self, block: QTextBlock, mark_factor: float) -> float:
+    def text_line_factor(self, block: QTextBlock, mark_factor: float, fonts: set[int] | None = None) -> float:
         """The line factor for ``block`` once its text is in: its main font's, not its paragraph
-        mark's (``mark_factor``) unless it holds no text (see :mod:`.line_fonts`)."""
+        mark's (``mark_factor``) unless it holds no text (see :mod:`.line_fonts`).
+
+        ``fonts``, when known, are the numbers of the fonts of all the block's text (see
+        :attr:`font_numbers`): text in one font (most paragraphs) or none has its factor without
+        reading the block's formats back from Qt, which cost more than writing them.
+        """
+        if fonts is not None and len(fonts) < 2:
+            return self.line_fonts.factor(next(iter(fonts))) if fonts else mark_factor
         return self.line_fonts.settle(block, mark_factor)
 
     # -- paragraphs ----------------------------------------------------------------------------
@@ -391,14 +402,18 @@ def script_of(text: str) -> str:
     return "latin"
 
 
-def leave_spacing_before_break(cursor: QTextCursor, following: QTextBlockFormat) -> None:
-    """Drop the spacing after of the block ``cursor`` is in when the block to follow it
-    (``following``) starts a new page: Word leaves a paragraph's spacing after on its own page and
-    starts the next page's paragraph at the top margin plus its own spacing before, while Qt puts
-    the larger of the two spacings at the top of the new page (the cover page's last paragraph of
-    a contract moved the standard terms 6 pt down)."""
-    if not following.pageBreakPolicy() & QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore:
-        return
+def starts_page_format(fmt: QTextBlockFormat) -> bool:
+    """Whether a block in ``fmt`` starts a new page."""
+    return bool(fmt.pageBreakPolicy() & QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore)
+
+
+def leave_spacing_before_break(cursor: QTextCursor) -> None:
+    """Drop the spacing after of the block ``cursor`` is in, as the block to follow it starts a
+    new page (the caller knows that from the formats it wrote, without asking Qt): Word leaves a
+    paragraph's spacing after on its own page and starts the next page's paragraph at the top
+    margin plus its own spacing before, while Qt puts the larger of the two spacings at the top
+    of the new page (the cover page's last paragraph of a contract moved the standard terms 6 pt
+    down)."""
     ending = cursor.blockFormat()
     if ending.bottomMargin():
         ending.setBottomMargin(0.0)
