@@ -32,6 +32,25 @@ def test_normalize_uses_javascript_whitespace():
 
 
 @pytest.mark.parametrize(
+    ("text", "normal"),
+    [
+        ("Pay the fees.", "Pay the fees."),
+        (" Pay the fees.", "Pay the fees."),
+        ("Pay the fees. ", "Pay the fees."),
+        ("Pay  the fees.", "Pay the fees."),
+        ("Pay\u00a0the fees.", "Pay the fees."),
+        ("Pay the\u3000fees.", "Pay the fees."),
+        ("Pay the fees.\ufeff", "Pay the fees."),
+        (" ", ""),
+    ],
+)
+def test_only_single_inner_spaces_are_already_normal(text, normal):
+    """The quick answer for a text with single spaces only (most paragraphs) is the same as the
+    full normalization: a space at either end, two spaces or any other whitespace still count."""
+    assert hashing.normalize_text(text) == normal
+
+
+@pytest.mark.parametrize(
     ("value", "ok"),
     [
         ("1A2B3C4D", True),
