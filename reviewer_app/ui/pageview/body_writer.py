@@ -88,8 +88,9 @@ class BodyWriter(FlowSplitter):
         """True once every body item is written."""
         return self._next >= len(self._items)
 
-    def write(self, deadline: float) -> tuple[set[int], list[SplitMark], float]:
-        """Write body items until ``deadline`` (``time.perf_counter``) inside one edit block.
+    def write(self, deadline: float, limit: int) -> tuple[set[int], list[SplitMark], float]:
+        """Write body items until ``deadline`` (``time.perf_counter``), at most ``limit`` of them,
+        inside one edit block.
 
         Returns the section documents written to, where the flow may be cut (paragraphs
         starting in the last document, see :meth:`cut_at_page_top`), and when the writing
@@ -101,6 +102,7 @@ class BodyWriter(FlowSplitter):
         touched: set[int] = set()
         marks: list[SplitMark] = []
         items = self._items
+        stop = self._next + limit
         while self._next < len(items):
             if self._section_pending:
                 current = self._start_section(current)
@@ -120,7 +122,9 @@ class BodyWriter(FlowSplitter):
             if el in self._section_ends:
                 self._section = min(self._section + 1, len(self.paging.sections) - 1)
                 self._section_pending = True
-            if time.perf_counter() > deadline and not ends_in_long_block(current.cursor):
+            if (self._next >= stop or time.perf_counter() > deadline) and not ends_in_long_block(
+                current.cursor
+            ):
                 break
         if current is not None and self.finished and self.builder.endnote_refs:
             refs = self.builder.endnote_refs

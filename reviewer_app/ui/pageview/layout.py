@@ -59,6 +59,9 @@ from .tables import top_align_split_rows
 
 #: Slice budget (s) once the current document is long enough to be cut (see .splitting).
 _NEAR_CUT_BUDGET = 0.008
+#: The most body items a slice writes before it lets Qt lay them out and settles their pages
+#: (see :meth:`PagedLayout.step`).
+PART_ITEMS = 16
 
 
 #: the slice :meth:`PagedLayout.build_all` steps in (seconds); see there why it is small
@@ -119,10 +122,11 @@ class PagedLayout:
             self.notes,
             self.endnotes,
         )
-        #: Qt layout time per unit of writing time, learned slice by slice (see :meth:`step`)
+        #: Qt layout time per unit of writing time, learned part by part (see :meth:`_part`)
         self._qt_ratio = 1.0
         self._quiet_gc = False
-        self.last_step = (0.0, 0.0)
+        #: the most body items written before they are laid out and settled (see :meth:`step`)
+        self.part_items = PART_ITEMS
         #: the last re-rendered paragraph kept its lines and height: nothing after it moved
         self.kept_lines = False
         self.paging.done = self.writer.finished
@@ -136,21 +140,44 @@ class PagedLayout:
     def step(self, budget: float = 0.03) -> bool:
         """Write and lay out body items for about ``budget`` seconds; True once everything is laid out.
 
-        Qt lays out what was written when the edit block closes, after the items are written;
-        that part of the slice is predicted from the slices before (tables cost Qt far more per
-        item than paragraphs), so writing stops early enough for the whole slice to fit.
+        The slice is written in parts of at most :attr:`part_items` body items, each laid out,
+        settled and indexed before the next is written (see :meth:`_part`): a page break a keep
+        rule or a footnote sets makes Qt lay out again everything written after it, every table
+        there whole, so the less is written past the pages being settled, the less is laid out
+        twice. A fast machine's slice held several pages, most of them laid out again after each
+        break; parts keep that to about a page whatever the machine, and a slow (or busy) one's
+        short slices are not cut further. (Parts much smaller cost more: each has Qt lay out again
+        from its last checkpoint, a few inches above the end.)
         """
         if self.done:
             return True
         if not self._quiet_gc:
             hold_full_collections(True)
             self._quiet_gc = True
+        end = time.perf_counter() + budget
+        while True:
+            self._part(max(0.0, end - time.perf_counter()))
+            if self.done or time.perf_counter() >= end:
+                break
+        if self.done:
+            self.close()
+        return self.done
+
+    def _part(self, budget: float) -> None:
+        """Write at most :attr:`part_items` body items for about ``budget`` seconds, let Qt lay
+        them out, settle and index the pages they complete.
+
+        Qt lays out what was written when the edit block closes, after the items are written;
+        that part of the slice is predicted from the parts before (tables cost Qt far more per
+        item than paragraphs), so writing stops early enough for the whole part to fit.
+        """
         start = time.perf_counter()
         current = self.docs[-1] if self.docs else None
         if current is not None and current.page_count() >= SPLIT_PAGES - 1:
             # a cut is near: write little, since what follows the cut is written again
             budget = min(budget, _NEAR_CUT_BUDGET)
-        touched, marks, written = self.writer.write(start + budget / (1.0 + self._qt_ratio))
+        deadline = start + budget / (1.0 + self._qt_ratio)
+        touched, marks, written = self.writer.write(deadline, self.part_items)
         self.paging.done = self.writer.finished
         self.paging.changed()
         for doc_index in sorted(touched):
@@ -164,16 +191,11 @@ class PagedLayout:
             section_doc.aligned_cells.clear()
         if marks and not self.done:
             self.writer.cut_at_page_top(marks)
-        laid_out = time.perf_counter()
         for doc_index in sorted(touched):
             self.index.extend(doc_index, final=self.paging.final(doc_index))
         build = max(1e-4, written - start)
         ratio = (time.perf_counter() - written) / build
         self._qt_ratio = 0.5 * self._qt_ratio + 0.5 * min(ratio, 20.0)
-        self.last_step = (build, laid_out - written)
-        if self.done:
-            self.close()
-        return self.done
 
     def close(self) -> None:
         """Stop holding back Python's full garbage collections (the layout is done or dropped)."""
