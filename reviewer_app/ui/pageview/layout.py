@@ -154,11 +154,16 @@ class PagedLayout:
         if not self._quiet_gc:
             hold_full_collections(True)
             self._quiet_gc = True
-        end = time.perf_counter() + budget
+        start = time.perf_counter()
+        end = start + budget
         while True:
-            self._part(max(0.0, end - time.perf_counter()))
-            if self.done or time.perf_counter() >= end:
+            self._part(max(0.0, end - start))
+            now = time.perf_counter()
+            # a part that would not fit in what is left is left to the next slice: cut short, it
+            # would cost a checkpoint's layout for a few items
+            if self.done or now + (now - start) > end:
                 break
+            start = now
         if self.done:
             self.close()
         return self.done
