@@ -22,6 +22,7 @@ from reviewer_app.docx.reviewer import DocxReviewer
 from reviewer_app.ui.pageview.layout import PART_ITEMS, PagedLayout
 from reviewer_app.ui.pageview.paint import page_records
 from tests.conftest import CORPUS, REPO_ROOT
+from tests.docx_factory import make_docx, p
 
 #: (document, whether small slices cut its flow into more section documents than one pass)
 DOCUMENTS = [
@@ -34,6 +35,11 @@ DOCUMENTS = [
 PageLines = list[tuple[str | None, tuple[float, ...]]]
 #: a part size no document reaches: what is written in a slice is laid out at once
 ONE_PASS = 10**9
+_DRAWING_NS = (
+    'xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" '
+    'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" '
+    'xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"'
+)
 
 
 def _laid_out(path: Path, budget: float, parts: int = PART_ITEMS) -> PagedLayout:
@@ -87,3 +93,42 @@ def test_a_long_contract_breaks_its_pages_alike_in_small_and_large_slices(qapp, 
         assert len(sliced) == len(expected), f"{budget} s slices: {len(sliced)} pages, not {len(expected)}"
         for number, (got, want) in enumerate(zip(sliced, expected, strict=True), start=1):
             assert got == want, f"{budget} s slices: page {number} differs"
+
+
+def _inline_box(height_in: float) -> str:
+    """A run holding an inline grey box 2 inches wide and ``height_in`` inches tall."""
+    return (
+        f"<w:r><w:drawing {_DRAWING_NS}><wp:inline>"
+        f'<wp:extent cx="1828800" cy="{round(height_in * 914400)}"/><wp:docPr id="1" name="Box"/>'
+        '<a:graphic><a:graphicData uri="http://schemas.microsoft.com/office/word/2010/wordprocessingShape">'
+        '<wps:wsp><wps:spPr><a:prstGeom prst="rect"/><a:solidFill><a:srgbClr val="808080"/></a:solidFill>'
+        "</wps:spPr><wps:bodyPr/></wps:wsp></a:graphicData></a:graphic></wp:inline></w:drawing></w:r>"
+    )
+
+
+def test_text_after_a_picture_running_past_the_page_foot_starts_the_next_page_alike(
+    qapp, tmp_path: Path
+) -> None:
+    """A 6.9-inch picture in a paragraph with 1.5 line spacing, on a letter page with 1-inch
+    margins: Qt finds that the picture fits and moves on by its spaced height, past the page's
+    foot, so the next paragraph starts in the next page's top margin. Laid out in one pass, its
+    first line is moved to that page's text top (720 LU). Written one paragraph at a time, Qt
+    laid the text out again from that paragraph's start and left the line in the margin
+    (268 LU), with every line after it on the page 452 LU higher: the window's pages were not
+    the PDF's (dxo_WC-BodyBookmarks-Before, page 214)."""
+    spaced = '<w:spacing w:line="360" w:lineRule="auto"/>'
+    clause = "Words of a clause that runs on over several lines. " * 20
+    body = (
+        p(ppr=spaced, runs=_inline_box(6.94))
+        + p("A line after the picture.", para_id="00000001", ppr=spaced)
+        + "".join(p(f"Paragraph {i}. {clause}", para_id=f"{i:08X}", ppr=spaced) for i in range(2, 7))
+        + '<w:sectPr><w:pgSz w:w="12240" w:h="15840"/><w:pgMar w:top="1440" w:right="1440"'
+        ' w:bottom="1440" w:left="1440" w:header="720" w:footer="720" w:gutter="0"/></w:sectPr>'
+    )
+    path = tmp_path / "picture.docx"
+    path.write_bytes(make_docx(body))
+    expected = _pages(_laid_out(path, 1e9, ONE_PASS))
+    assert expected[1][0] == ("00000001", (720.0,))
+    sliced = _pages(_laid_out(path, 0.0))
+    assert sliced[1][0] == expected[1][0], "the line after the picture is not at the top margin"
+    assert sliced == expected

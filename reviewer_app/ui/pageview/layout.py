@@ -182,16 +182,21 @@ class PagedLayout:
             # a cut is near: write little, since what follows the cut is written again
             budget = min(budget, _NEAR_CUT_BUDGET)
         deadline = start + budget / (1.0 + self._qt_ratio)
+        # where each document's new text will start (see SectionDoc.lines_below_margin)
+        ends = [section_doc.document.characterCount() for section_doc in self.docs]
         touched, marks, written = self.writer.write(deadline, self.part_items)
         self.paging.done = self.writer.finished
         self.paging.changed()
         for doc_index in sorted(touched):
-            self.docs[doc_index].page_count()  # let Qt lay out what was written
             section_doc = self.docs[doc_index]
+            written_from = ends[doc_index] if doc_index < len(ends) else 0
+            section_doc.lines_below_margin(written_from)
+            section_doc.page_count()  # let Qt lay out what was written
             for separator in self.settler.settle(doc_index, self.paging.final(doc_index)):
                 for mark in marks:  # marks are in the last document, which is the one split
                     if doc_index == len(self.docs) - 1 and separator < mark.position:
                         mark.position += 1
+            section_doc.lines_below_margin()  # the page breaks settling set are laid out the same way
             top_align_split_rows(section_doc.document, section_doc.aligned_cells, section_doc.page_height)
             section_doc.aligned_cells.clear()
         if marks and not self.done:

@@ -62,6 +62,8 @@ class SectionDoc:
     aligned_cells: list[int] = field(default_factory=list)
     #: anchored drawings (see :mod:`.floating`) with the document position of their anchor
     floats: list[tuple[int, Any]] = field(default_factory=list)
+    #: cursors at the paragraphs that start in a page's top margin (see :meth:`lines_below_margin`)
+    margin_starts: list[QTextCursor] = field(default_factory=list)
     #: (document revision, page count): counting walks Qt's layout, so it is done once per edit
     _counted: tuple[int, int] | None = None
 
@@ -100,6 +102,48 @@ class SectionDoc:
                 return max(1, min(qt_pages, int((bottom - 1) // self.page_height) + 1))
             block = block.previous()
         return qt_pages
+
+    def lines_below_margin(self, written_from: int | None = None) -> None:
+        """Note the paragraphs written from position ``written_from`` on that start in a page's
+        top margin, and have Qt lay out again, from the paragraph before it, any such paragraph
+        whose first line it left there.
+
+        Qt checks whether a line fits its page by the line's own height but moves on by its
+        spaced height (a tall inline picture in a paragraph with 1.5 line spacing), so such a
+        line can run past the page's foot and the next paragraph starts in the next page's top
+        margin. Laid out in one pass, that paragraph's first line is found below the page's
+        bottom and moved to the next page's text top. But Qt notes where it is every 2000 LU or
+        so, at a paragraph's start, and lays what is written later (or follows a page break)
+        out again from the last note before it, counting the page from that note's height: from
+        a note at that paragraph, the page is already the next one and the line stays in the
+        margin. Whether a slice ended there decided it, so the window's small slices and the
+        PDF's large ones broke the pages differently (dxo_WC-BodyBookmarks-Before, page 214).
+        """
+        document = self.document
+        doc_layout = document.documentLayout()
+        root = document.rootFrame()
+        block = document.findBlock(written_from) if written_from is not None else QTextBlock()
+        while block.isValid():
+            if self._in_top_margin(doc_layout.blockBoundingRect(block).y()) and (
+                QTextCursor(block).currentFrame() is root
+                and all(cursor.position() != block.position() for cursor in self.margin_starts)
+            ):
+                cursor = QTextCursor(block)
+                cursor.setKeepPositionOnInsert(True)  # an empty last paragraph: the next is written there
+                self.margin_starts.append(cursor)
+            block = block.next()
+        for cursor in self.margin_starts:
+            block = cursor.block()
+            top = line_top(doc_layout, block, 0)
+            if top is not None and self._in_top_margin(top) and block.previous().isValid():
+                start = block.previous().position()
+                document.markContentsDirty(start, document.characterCount() - start)
+                self._counted = None
+
+    def _in_top_margin(self, y: float) -> bool:
+        """True when document y ``y`` lies in the top margin of a page after the first."""
+        height = self.page_height
+        return y >= height and y % height < self.props.top * TWIPS - 0.5
 
     def record_at(self, position: int) -> RenderedBlock | None:
         """The rendered paragraph whose range holds ``position``."""
