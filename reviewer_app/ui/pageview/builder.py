@@ -45,7 +45,7 @@ from .floating import Floating, read_floating
 from .images import describe_object
 from .long_words import BREAK_MARK, long_word_cuts
 from .qformats import TWIPS, leave_spacing_before_break, script_of, starts_page_format
-from .records import MODES, BuildContext, Flow, RenderedBlock, story_items
+from .records import MODES, BuildContext, Flow, ParagraphFacts, RenderedBlock, story_items
 from .slash_breaks import keep_slashed_words
 from .table_split import TablePart
 from .table_writer import TableWriter
@@ -138,6 +138,19 @@ class StoryBuilder(TableWriter):
             self.diagnostic(cursor, flow)
 
     # ------------------------------------------------------------------ paragraphs
+    def paragraph_props(self, p: etree._Element, table_style: str | None, in_table: bool) -> ParagraphFacts:
+        """A ``w:p``'s block, ``w:pPr``, style, list level and effective properties: what writing
+        it and spacing its table cell (automatic spacing, see the table writer) read."""
+        ctx = self.ctx
+        block = ctx.blocks.get(p)
+        ppr = p[0] if len(p) and p[0].tag == _PPR else first_child(p, _PPR)
+        style_id = block.style_id if block is not None else _pstyle(ppr, ctx.resolver)
+        numbering = None
+        if block is not None and block.list_reference is not None:
+            numbering = (str(block.list_reference["numId"]), int(block.list_reference["level"]))
+        props = ctx.resolver.paragraph(ppr, style_id, numbering, table_style, in_table)
+        return ParagraphFacts(block, ppr, style_id, numbering, props)
+
     def paragraph(
         self,
         p: etree._Element,
@@ -151,13 +164,7 @@ class StoryBuilder(TableWriter):
         """Build one paragraph; returns its record (None when the mode hides it entirely)."""
         ctx = self.ctx
         mode = ctx.mode
-        block = ctx.blocks.get(p)
-        ppr = p[0] if len(p) and p[0].tag == _PPR else first_child(p, _PPR)
-        style_id = block.style_id if block is not None else _pstyle(ppr, ctx.resolver)
-        numbering = None
-        if block is not None and block.list_reference is not None:
-            numbering = (str(block.list_reference["numId"]), int(block.list_reference["level"]))
-        props = ctx.resolver.paragraph(ppr, style_id, numbering, table_style, in_table)
+        block, ppr, style_id, numbering, props = self.paragraph_props(p, table_style, in_table)
         notes = NoteNumbers(*block.notes_before) if block is not None else NoteNumbers()
         walk = paragraph_segments(p, self.state, notes, ctx.page_fields is not None)
         segments = walk.segments

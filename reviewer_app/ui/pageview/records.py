@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from lxml import etree
 from PySide6.QtGui import QTextTable
 
 from ...docx.blocks import Block
-from ...docx.format_props import Border
+from ...docx.format_props import Border, ParaProps
 from ...docx.format_resolver import FormatResolver
 from ...docx.package import Package
 from ...docx.vocabulary import BLOCK_WRAPPERS
@@ -158,6 +159,19 @@ class RenderedBlock:
             if a <= offset < b:
                 found |= ids
         return found
+
+
+class ParagraphFacts(NamedTuple):
+    """What writing a ``w:p`` reads first (see ``StoryBuilder.paragraph_props``)."""
+
+    #: the snapshot's block of the paragraph (None when it has none, e.g. in a header)
+    block: Block | None
+    ppr: etree._Element | None
+    style_id: str | None
+    #: the list (numId, level) the paragraph is numbered in
+    numbering: tuple[str, int] | None
+    #: the effective properties, list level counted
+    props: ParaProps
 
 
 @dataclass(slots=True)

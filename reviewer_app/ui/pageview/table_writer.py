@@ -23,13 +23,11 @@ from PySide6.QtGui import (
 )
 
 from ...docx.table_grid import GridCell, TableGrid
-from ...docx.xmlutil import W, first_child
 from .qformats import TWIPS
-from .records import BuildContext, Flow, RenderedBlock
+from .records import BuildContext, Flow, ParagraphFacts, RenderedBlock
 from .tables import TableFormats, cell_is_dark, is_top_aligned, keep_row, table_style_id
 
 _NO_BRUSH = Qt.BrushStyle.NoBrush
-_PPR, _PSTYLE = W + "pPr", W + "pStyle"
 #: the spacing (twips) Word and LibreOffice give ``w:beforeAutospacing`` / ``w:afterAutospacing``
 _AUTO_SPACING = 280
 _SHARE = QTextLength.Type.PercentageLength
@@ -54,6 +52,11 @@ class TableWriter:
     def container(  # pragma: no cover - provided by the builder
         self, parent: etree._Element, cursor: QTextCursor, flow: Flow, table_style: str | None, in_table: bool
     ) -> None:
+        raise NotImplementedError
+
+    def paragraph_props(  # pragma: no cover - provided by the builder
+        self, p: etree._Element, table_style: str | None, in_table: bool
+    ) -> ParagraphFacts:
         raise NotImplementedError
 
     def table(
@@ -182,21 +185,7 @@ class TableWriter:
         p = record.element
         if p is None or not block.position() <= record.start < block.position() + block.length():
             return False, False
-        ppr = first_child(p, _PPR)
-        info = self.ctx.blocks.get(p)
-        numbering = None
-        if info is not None and info.list_reference is not None:
-            numbering = (str(info.list_reference["numId"]), int(info.list_reference["level"]))
-        if info is not None:
-            paragraph_style = info.style_id
-        else:
-            named = first_child(ppr, _PSTYLE) if ppr is not None else None
-            paragraph_style = (
-                named.get(W + "val")
-                if named is not None
-                else self.ctx.resolver.document.styles.default_paragraph_style_id
-            )
-        props = self.ctx.resolver.paragraph(ppr, paragraph_style, numbering, table_style, True)
+        props = self.paragraph_props(p, table_style, True).props
         return props.before_auto, props.after_auto
 
     def _facts(self, cell_format: QTextTableCellFormat) -> _CellFacts:
