@@ -23,16 +23,13 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QApplication
 
 
-def release_qt_parts(loop: asyncio.AbstractEventLoop) -> list[str]:
+def release_qt_parts(loop: asyncio.AbstractEventLoop) -> None:
     """Drop a closed loop's references to its Qt objects (and to its QThread executor), so they
-    are freed now, on this thread; returns the names of the attributes released."""
+    are freed now, on this thread."""
     assert loop.is_closed(), "only a closed loop gives up its Qt parts"
-    released = []
     for name, value in list(vars(loop).items()):
         if isinstance(value, (QObject, qasync.QThreadExecutor)):
             setattr(loop, name, None)
-            released.append(name)
-    return released
 
 
 @contextlib.contextmanager

@@ -132,13 +132,17 @@ class SectionDoc:
                 cursor.setKeepPositionOnInsert(True)  # an empty last paragraph: the next is written there
                 self.margin_starts.append(cursor)
             block = block.next()
-        for cursor in self.margin_starts:
-            block = cursor.block()
-            top = line_top(doc_layout, block, 0)
-            if top is not None and self._in_top_margin(top) and block.previous().isValid():
-                start = block.previous().position()
-                document.markContentsDirty(start, document.characterCount() - start)
-                self._counted = None
+        left = [
+            block.previous().position()
+            for block in (cursor.block() for cursor in self.margin_starts)
+            if block.previous().isValid()
+            and (top := line_top(doc_layout, block, 0)) is not None
+            and self._in_top_margin(top)
+        ]
+        if left:  # one re-layout, from the first: it reaches the others
+            start = min(left)
+            document.markContentsDirty(start, document.characterCount() - start)
+            self._counted = None
 
     def _in_top_margin(self, y: float) -> bool:
         """True when document y ``y`` lies in the top margin of a page after the first."""
