@@ -16,6 +16,7 @@ from PySide6.QtGui import (
     QBrush,
     QTextBlock,
     QTextCursor,
+    QTextFormat,
     QTextLength,
     QTextTable,
     QTextTableCell,
@@ -31,6 +32,9 @@ _NO_BRUSH = Qt.BrushStyle.NoBrush
 #: the spacing (twips) Word and LibreOffice give ``w:beforeAutospacing`` / ``w:afterAutospacing``
 _AUTO_SPACING = 280
 _SHARE = QTextLength.Type.PercentageLength
+#: the format of a place in a table no Word cell fills: no padding, no border
+_BARE = QTextTableCellFormat()
+_BARE.setPadding(0)
 
 
 class TableWriter:
@@ -88,18 +92,18 @@ class TableWriter:
             # so the columns keep their widths
             table_format.setWidth(QTextLength(QTextLength.Type.FixedLength, left + sum(formats.widths)))
         columns = len(formats.qt_columns)
-        cells = [c for row in grid.rows[first:stop] for c in row.cells if c.col < columns]
+        cells = [(c, *formats.qt_span(c)) for r in grid.rows[first:stop] for c in r.cells if c.col < columns]
         table = cursor.insertTable(stop - first, len(formats.qt_widths), table_format)
-        for cell in cells:
+        for cell, column, span_columns in cells:
             span_rows = min(cell.row_span, stop - cell.row)
-            column, span_columns = formats.qt_span(cell)
             if (span_rows > 1 or span_columns > 1) and not cell.covered:
                 table.mergeCells(cell.row - first, column, span_rows, span_columns)
+        _clear_empty_places(table, cells, first)
         outer_width = ctx.content_width
         spanned = self._in_spanning_cell
         try:
-            for cell in cells:
-                self._cell(table, cell, first, formats, style_id)
+            for cell, column, span_columns in cells:
+                self._cell(table.cellAt(cell.row - first, column), cell, span_columns, formats, style_id)
         finally:
             ctx.content_width = outer_width
             self._in_spanning_cell = spanned
@@ -110,21 +114,30 @@ class TableWriter:
         flow.prev_style, flow.page_break, flow.prev_after, flow.last_table = None, False, 0, table
 
     def _cell(
-        self, table: QTextTable, cell: GridCell, first: int, formats: TableFormats, style_id: str | None
+        self,
+        qcell: QTextTableCell,
+        cell: GridCell,
+        span_columns: int,
+        formats: TableFormats,
+        style_id: str | None,
     ) -> None:
-        """Write one cell's content (a covered cell's text joins the cell that shows it)."""
-        qcell = table.cellAt(cell.row - first, formats.qt_span(cell)[0])
+        """Write one cell's content (a covered cell's text joins the cell that shows it).
+
+        A shown cell's format is set once, after its content, with the space its first and last
+        paragraphs carry into its padding (see :func:`_padded`): setting it before as
+        well cost a second format change per cell for Qt to file and lay out.
+        """
         if not qcell.isValid():
             return
-        if cell.covered:
+        covered = cell.covered
+        if covered:
             if not "".join(cell.tc.itertext()).strip():
                 return  # an empty continuation: Word shows nothing of it
             cell_cursor = qcell.lastCursorPosition()
-            facts = _CellFacts(qcell.format().toTableCellFormat())
+            facts = self._facts(formats.cell_format(cell.top), formats.padding)
             cell_flow = Flow(fresh=False, dark=facts.dark)
         else:
-            facts = self._facts(formats.cell_format(cell))
-            qcell.setFormat(facts.format)
+            facts = self._facts(formats.cell_format(cell), formats.padding)
             if not facts.top_aligned:
                 self.aligned_cells.append(qcell.firstPosition())
             cell_cursor = qcell.firstCursorPosition()
@@ -135,41 +148,40 @@ class TableWriter:
         # Qt sets collapsed borders half inside the cell
         self._cell_text_width = inner - facts.borders / 2
         first_record = len(self.records)
-        self._in_spanning_cell = formats.qt_span(cell)[1] > 1
+        self._in_spanning_cell = span_columns > 1
         self._cell_depth += 1
         try:
             self.container(cell.tc, cell_cursor, cell_flow, style_id, True)
         finally:
             self._cell_depth -= 1
             self._cell_text_width = outer_text_width
-        _add_spacing_between(qcell, cell.tc, self.records[first_record:])
-        own = formats.cell_format(cell.top) if cell.covered else facts.format
-        self._keep_edge_spacing(
-            qcell, own, cell_flow.prev_after, None if cell.covered else first_record, style_id
+        _add_spacing_between(qcell, cell.tc, self.records, first_record)
+        before, after = self._edge_spacing(
+            qcell, cell_flow.prev_after, None if covered else first_record, style_id
         )
+        if covered:  # the cell showing it has its format: the space after adds to its padding
+            fmt = qcell.format().toTableCellFormat()
+            fmt.setBottomPadding(facts.format.bottomPadding() + after)
+            qcell.setFormat(fmt)
+        else:
+            qcell.setFormat(_padded(qcell, facts.format, before, after))
 
-    def _keep_edge_spacing(
-        self,
-        qcell: QTextTableCell,
-        own: QTextTableCellFormat,
-        after: int,
-        first_record: int | None,
-        table_style: str | None,
-    ) -> None:
-        """Carry the space before of a cell's first paragraph (``self.records[first_record]``;
+    def _edge_spacing(
+        self, qcell: QTextTableCell, after: int, first_record: int | None, table_style: str | None
+    ) -> tuple[float, float]:
+        """The space before (LU) of a cell's first paragraph (``self.records[first_record]``;
         None: the text written continues the cell, whose first paragraph stays) and the space
-        after (``after``, twips) of its last into its padding (see :func:`_pad_with_spacing`),
-        automatic spacing left out."""
+        after of its last (``after``, twips), automatic spacing left out: what the cell's
+        padding carries (see :func:`_padded`)."""
         if after == _AUTO_SPACING and self._auto_spacing(qcell.lastCursorPosition(), -1, table_style)[1]:
             after = 0
         before = 0.0
         if first_record is not None:
-            before = qcell.firstCursorPosition().block().blockFormat().topMargin()
             at = qcell.firstCursorPosition()
+            before = at.block().blockFormat().topMargin()
             if before == _AUTO_SPACING * TWIPS and self._auto_spacing(at, first_record, table_style)[0]:
                 before = 0.0
-        if before or after or first_record is None:
-            _pad_with_spacing(qcell, own, before, after * TWIPS)
+        return before, after * TWIPS
 
     def _auto_spacing(self, at: QTextCursor, index: int, table_style: str | None) -> tuple[bool, bool]:
         """Whether the paragraph of ``self.records[index]`` asks for automatic space before and
@@ -188,13 +200,14 @@ class TableWriter:
         props = self.paragraph_props(p, table_style, True).props
         return props.before_auto, props.after_auto
 
-    def _facts(self, cell_format: QTextTableCellFormat) -> _CellFacts:
+    def _facts(self, cell_format: QTextTableCellFormat, padding: int) -> _CellFacts:
         """The :class:`_CellFacts` of a shared cell format, read once per format (equal cells
         share one): asking Qt for each cell's padding, borders and shading cost more than the
-        rest of writing a short cell."""
+        rest of writing a short cell. ``padding``: the table's (twips), for a side that states
+        none (cells share a format only within tables of the same margins)."""
         found = self._cell_facts.get(id(cell_format))
         if found is None:
-            found = self._cell_facts[id(cell_format)] = _CellFacts(cell_format)
+            found = self._cell_facts[id(cell_format)] = _CellFacts(cell_format, padding * TWIPS)
         return found
 
     def _grid(self, tbl: etree._Element) -> TableGrid:
@@ -212,14 +225,32 @@ class _CellFacts:
 
     __slots__ = ("format", "top_aligned", "dark", "left_padding", "right_padding", "borders")
 
-    def __init__(self, cell_format: QTextTableCellFormat) -> None:
+    def __init__(self, cell_format: QTextTableCellFormat, padding: float) -> None:
         self.format = cell_format
         self.top_aligned = is_top_aligned(cell_format)
         self.dark = _dark(cell_format.background())
-        self.left_padding = cell_format.leftPadding()
-        self.right_padding = cell_format.rightPadding()
+        # a side stating no padding has the table's (see TableFormats.table_format)
+        left, right = QTextFormat.Property.TableCellLeftPadding, QTextFormat.Property.TableCellRightPadding
+        self.left_padding = cell_format.leftPadding() if cell_format.hasProperty(left) else padding
+        self.right_padding = cell_format.rightPadding() if cell_format.hasProperty(right) else padding
         #: the left and right borders' widths together
         self.borders = cell_format.leftBorder() + cell_format.rightBorder()
+
+
+def _clear_empty_places(table: QTextTable, cells: list[tuple[GridCell, int, int]], first: int) -> None:
+    """Give the Qt cells no Word cell fills (a row ending early, ``w:gridBefore``/``gridAfter``)
+    no padding: a cell whose format states none has the table's cell padding, which is there
+    for the sides of Word's cells (see :meth:`TableFormats.table_format`), and an empty place
+    with it could make its row taller. ``cells``: the grid cells with their Qt column and span."""
+    columns = table.columns()
+    taken: list[set[int]] = [set() for _ in range(table.rows())]
+    for cell, column, span in cells:
+        taken[cell.row - first].update(range(column, column + span))
+    for row, places in enumerate(taken):
+        if len(places) < columns:
+            for column in range(columns):
+                if column not in places:
+                    table.cellAt(row, column).setFormat(_BARE)
 
 
 def _share_columns(table: QTextTable, widths: list[float], cell_width: float) -> None:
@@ -244,15 +275,19 @@ def _share_columns(table: QTextTable, widths: list[float], cell_width: float) ->
     table.setFormat(fmt)
 
 
-def _add_spacing_between(qcell: QTextTableCell, tc: etree._Element, records: list[RenderedBlock]) -> None:
+def _add_spacing_between(
+    qcell: QTextTableCell, tc: etree._Element, records: list[RenderedBlock], first: int
+) -> None:
     """Give each paragraph of a cell that follows another the other's space after on top of its
     own space before, as LibreOffice 7.4 spaces them, where Qt keeps the larger of the two.
-    ``records``: the paragraphs written for the cell (its nested tables' ones too, left alone)."""
+    ``records[first:]``: the paragraphs written for the cell (its nested tables' ones too, left
+    alone); a cell of one paragraph, most cells, asks Qt nothing."""
+    own = [r for r in records[first:] if r.element is not None and r.element.getparent() is tc]
+    if len(own) < 2:
+        return
     document = qcell.firstCursorPosition().document()
     last: QTextBlock | None = None  # the last block of the cell's paragraph before
-    for record in records:
-        if record.element is None or record.element.getparent() is not tc:
-            continue
+    for record in own:
         block = document.findBlock(record.start)
         if last is not None and last.next() == block:
             below = last.blockFormat().bottomMargin()
@@ -263,9 +298,12 @@ def _add_spacing_between(qcell: QTextTableCell, tc: etree._Element, records: lis
         last = document.findBlock(record.end)
 
 
-def _pad_with_spacing(qcell: QTextTableCell, own: QTextTableCellFormat, before: float, after: float) -> None:
-    """Add the cell's first paragraph's space before and its last one's space after to the
-    cell's top and bottom padding.
+def _padded(
+    qcell: QTextTableCell, own: QTextTableCellFormat, before: float, after: float
+) -> QTextTableCellFormat:
+    """The format of a shown cell: ``own`` with its first paragraph's space before and its last
+    one's space after added to its top and bottom padding, and the paragraph mark an empty cell
+    was given (see the builder's ``_mark_empty_cell_block``).
 
     LibreOffice 7.4 lays a cell's paragraphs out inside the cell, spacing included: the first
     line starts the first paragraph's space before below the cell margin, the row ends the last
@@ -273,14 +311,14 @@ def _pad_with_spacing(qcell: QTextTableCell, own: QTextTableCellFormat, before: 
     the spaced paragraphs as a whole. Qt drops the top margin of a cell's first block and the
     bottom margin of its last one; as padding the space is kept, and Qt's vertical alignment
     of the content inside the padding puts the lines where LibreOffice's are.
-    ``own`` is the cell's format before the spacing (the one its showing cell was given); a
-    ``before`` of 0 leaves the top padding as it is.
     """
-    fmt = qcell.format().toTableCellFormat()  # keeps the paragraph mark merged into an empty cell
+    fmt = QTextTableCellFormat(own)
     if before:
         fmt.setTopPadding(own.topPadding() + before)
-    fmt.setBottomPadding(own.bottomPadding() + after)
-    qcell.setFormat(fmt)
+    if after:
+        fmt.setBottomPadding(own.bottomPadding() + after)
+    fmt.merge(qcell.format())  # the mark's font, if any (the cell held no format before)
+    return fmt
 
 
 def _dark(brush: QBrush) -> bool:

@@ -49,6 +49,8 @@ _BORDER_STYLES = {
     "outset": QTextFrameFormat.BorderStyle.BorderStyle_Outset,
 }
 _TCPR, _TCMAR = W + "tcPr", W + "tcMar"
+_TBL_BORDERS, _TBL_CELL_MAR = W + "tblBorders", W + "tblCellMar"
+_FIXED = QTextLength.Type.FixedLength
 #: tcPr children that do not change how a cell is drawn.
 _TCPR_SKIP = frozenset(
     W + t for t in ("tcW", "gridSpan", "vMerge", "hMerge", "tcPrChange", "cellIns", "cellDel")
@@ -90,14 +92,13 @@ def table_style_id(tbl: etree._Element) -> str | None:
 
 
 def _table_borders(
-    tbl: etree._Element, resolver: FormatResolver, style_id: str | None
+    tblpr: etree._Element | None, resolver: FormatResolver, style_id: str | None
 ) -> dict[str, Border | None]:
     """Table-level borders: the style's ``w:tblBorders`` overridden side by side by the table's own."""
     found: dict[str, Border | None] = {}
     chain = resolver.styles.chain_elements(style_id)
     sources = [s.find(f"{W}tblPr/{W}tblBorders") for s in reversed(chain)]
-    tblpr = tbl.find(W + "tblPr")
-    sources.append(tblpr.find(W + "tblBorders") if tblpr is not None else None)
+    sources.append(first_child(tblpr, _TBL_BORDERS) if tblpr is not None else None)
     for borders in sources:
         if borders is None:
             continue
@@ -128,14 +129,35 @@ class TableFormats:
         cache: dict[Any, Any] | None = None,
     ) -> None:
         self.grid = grid
+        self._cache = cache if cache is not None else {}
         tblpr = grid.tblpr
-        self.borders = _table_borders(grid.tbl, resolver, style_id)
-        self.margins = dict(DEFAULT_CELL_MARGINS)
-        style = resolver.style(style_id)
-        if style is not None:
-            read_margins(style.find(f"{W}tblPr/{W}tblCellMar"), self.margins)
-        if tblpr is not None:
-            read_margins(tblpr.find(W + "tblCellMar"), self.margins)
+        own = (
+            (element_key(first_child(tblpr, _TBL_BORDERS)), element_key(first_child(tblpr, _TBL_CELL_MAR)))
+            if tblpr is not None
+            else ((), ())
+        )
+        # what a table's style and its own borders and margins give is the same for every table
+        # stating the same: a long contract's hundreds of tables look it up once
+        found = self._cache.get(("table", style_id, own))
+        if found is None:
+            borders = _table_borders(tblpr, resolver, style_id)
+            margins = dict(DEFAULT_CELL_MARGINS)
+            style = resolver.style(style_id)
+            if style is not None:
+                read_margins(style.find(f"{W}tblPr/{W}tblCellMar"), margins)
+            if tblpr is not None:
+                read_margins(first_child(tblpr, _TBL_CELL_MAR), margins)
+            # the table-wide part of every cell's cache key, reduced to one small int: hashing
+            # the borders for each of a long table's cells would cost more than the lookup saves
+            table_key = (tuple(sorted(borders.items())), tuple(sorted(margins.items())))
+            key = self._cache.setdefault(("table", table_key), len(self._cache))
+            found = self._cache[("table", style_id, own)] = (borders, margins, key)
+        self.borders: dict[str, Border | None] = found[0]
+        self.margins: dict[str, int] = found[1]
+        self._key: int = found[2]
+        #: the padding (twips) of a cell side that states none: the table's left cell margin
+        #: (see :meth:`table_format`)
+        self.padding = self.margins["left"]
         self.rows = len(grid.rows)
         self.columns = max(1, grid.column_count)
         #: grid column widths in layout units
@@ -147,25 +169,30 @@ class TableFormats:
             self.qt_widths[column] += width
         self.left = grid.left_edge(available, 0) * TWIPS
         self._row_margins: dict[int, tuple[int, int]] = {}
-        self._cache = cache if cache is not None else {}
-        # the table-wide part of every cell's cache key, reduced to one small int: hashing the
-        # borders for each of a long table's cells would cost more than the lookup saves
-        table_key = (tuple(sorted(self.borders.items())), tuple(sorted(self.margins.items())))
-        self._key = self._cache.setdefault(("table", table_key), len(self._cache))
 
     def table_format(self, page_break: bool, header_rows: int) -> QTextTableFormat:
-        """Fixed column widths, no spacing (Word's collapsed borders), placed at the table's left edge."""
-        fmt = QTextTableFormat()
-        fmt.setBorderCollapse(True)
-        fmt.setBorder(0)
-        fmt.setCellSpacing(0)
-        fmt.setCellPadding(0)
-        fmt.setMargin(0)
-        fmt.setColumnWidthConstraints([QTextLength(QTextLength.Type.FixedLength, w) for w in self.qt_widths])
-        fmt.setWidth(QTextLength(QTextLength.Type.FixedLength, sum(self.qt_widths)))
+        """Fixed column widths, no spacing (Word's collapsed borders), placed at the table's left edge.
+
+        The cell padding is the one of a cell side whose format states none: most cells' left
+        and right margins are the table's, and leaving them out of the cell formats keeps those
+        short (Qt's table layout copies a cell's whole format each time it reads the cell, a
+        dozen times per cell and layout).
+        """
+        key = ("table format", self.padding, self.left, *self.qt_widths)
+        shared = self._cache.get(key)  # tables of the same columns share it (a copy is cheap)
+        if shared is None:
+            shared = self._cache[key] = QTextTableFormat()
+            shared.setBorderCollapse(True)
+            shared.setBorder(0)
+            shared.setCellSpacing(0)
+            shared.setCellPadding(self.padding * TWIPS)
+            shared.setMargin(0)
+            shared.setColumnWidthConstraints([QTextLength(_FIXED, w) for w in self.qt_widths])
+            shared.setWidth(QTextLength(_FIXED, sum(self.qt_widths)))
+            shared.setLeftMargin(self.left)
+        fmt = QTextTableFormat(shared)
         if header_rows:
             fmt.setHeaderRowCount(header_rows)
-        fmt.setLeftMargin(self.left)
         if page_break:
             fmt.setPageBreakPolicy(QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore)
         return fmt
@@ -225,7 +252,13 @@ class TableFormats:
     def _cell_format(
         self, tcpr: etree._Element | None, first_row: bool, last_row: bool, first_col: bool, last_col: bool
     ) -> QTextTableCellFormat:
-        """Borders, shading, vertical alignment, left and right padding (top and bottom: the row's)."""
+        """Borders, shading, vertical alignment, left and right padding (top and bottom: the row's).
+
+        Only what differs from Qt's defaults is stated (see :meth:`table_format`): a side
+        without a border has no border style, which Qt draws and lays out as no border; a
+        black border has no brush, which Qt draws black; a left or right margin equal to the
+        table's is the table's cell padding.
+        """
         fmt = QTextTableCellFormat()
         own: dict[str, Border | None] = {}
         margins = dict(self.margins)
@@ -256,17 +289,19 @@ class TableFormats:
             "right": own["right"] if "right" in own else self.borders.get("right" if last_col else "insideV"),
         }
         for side, border in sides.items():
-            setter = side.capitalize()
             if border is None:
-                getattr(fmt, f"set{setter}Border")(0)
                 continue
+            setter = side.capitalize()
             getattr(fmt, f"set{setter}Border")(max(2.5, border.size * 1.25))
             getattr(fmt, f"set{setter}BorderStyle")(
                 _BORDER_STYLES.get(border.style, _BORDER_STYLES["single"])
             )
-            getattr(fmt, f"set{setter}BorderBrush")(QBrush(QColor("#" + (border.color or "000000"))))
-        fmt.setLeftPadding(margins["left"] * TWIPS)
-        fmt.setRightPadding(margins["right"] * TWIPS)
+            if border.color is not None and border.color != "000000":
+                getattr(fmt, f"set{setter}BorderBrush")(QBrush(QColor("#" + border.color)))
+        if margins["left"] != self.padding:
+            fmt.setLeftPadding(margins["left"] * TWIPS)
+        if margins["right"] != self.padding:
+            fmt.setRightPadding(margins["right"] * TWIPS)
         return fmt
 
 
