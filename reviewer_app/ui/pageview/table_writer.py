@@ -26,7 +26,7 @@ from PySide6.QtGui import (
 from ...docx.table_grid import GridCell, TableGrid
 from .qformats import TWIPS
 from .records import BuildContext, Flow, ParagraphFacts, RenderedBlock
-from .tables import TableFormats, cell_is_dark, is_top_aligned, keep_row, table_style_id
+from .tables import ROW_HEIGHT, TableFormats, cell_is_dark, is_top_aligned, keep_row, table_style_id
 
 _NO_BRUSH = Qt.BrushStyle.NoBrush
 #: the spacing (twips) Word and LibreOffice give ``w:beforeAutospacing`` / ``w:afterAutospacing``
@@ -99,11 +99,13 @@ class TableWriter:
             if (span_rows > 1 or span_columns > 1) and not cell.covered:
                 table.mergeCells(cell.row - first, column, span_rows, span_columns)
         _clear_empty_places(table, cells, first)
+        heights = _row_heights(grid, cells, stop)
         outer_width = ctx.content_width
         spanned = self._in_spanning_cell
         try:
             for cell, column, span_columns in cells:
-                self._cell(table.cellAt(cell.row - first, column), cell, span_columns, formats, style_id)
+                qcell = table.cellAt(cell.row - first, column)
+                self._cell(qcell, cell, span_columns, formats, style_id, heights.get(id(cell), 0))
         finally:
             ctx.content_width = outer_width
             self._in_spanning_cell = spanned
@@ -120,12 +122,14 @@ class TableWriter:
         span_columns: int,
         formats: TableFormats,
         style_id: str | None,
+        row_height: int,
     ) -> None:
         """Write one cell's content (a covered cell's text joins the cell that shows it).
 
         A shown cell's format is set once, after its content, with the space its first and last
         paragraphs carry into its padding (see :func:`_padded`): setting it before as
-        well cost a second format change per cell for Qt to file and lay out.
+        well cost a second format change per cell for Qt to file and lay out. ``row_height``
+        (twips): the height the cell is to give its row once laid out (see :data:`ROW_HEIGHT`).
         """
         if not qcell.isValid():
             return
@@ -164,7 +168,12 @@ class TableWriter:
             fmt.setBottomPadding(facts.format.bottomPadding() + after)
             qcell.setFormat(fmt)
         else:
-            qcell.setFormat(_padded(qcell, facts.format, before, after))
+            fmt = _padded(qcell, facts.format, before, after)
+            if row_height:
+                fmt.setProperty(ROW_HEIGHT, row_height * TWIPS)
+                if facts.top_aligned:  # else noted already
+                    self.aligned_cells.append(qcell.firstPosition())
+            qcell.setFormat(fmt)
 
     def _edge_spacing(
         self, qcell: QTextTableCell, after: int, first_record: int | None, table_style: str | None
@@ -235,6 +244,18 @@ class _CellFacts:
         self.right_padding = cell_format.rightPadding() if cell_format.hasProperty(right) else padding
         #: the left and right borders' widths together
         self.borders = cell_format.leftBorder() + cell_format.rightBorder()
+
+
+def _row_heights(grid: TableGrid, cells: list[tuple[GridCell, int, int]], stop: int) -> dict[int, int]:
+    """The rows that state a height (``w:trHeight``, twips): ``id`` of the cell that is to make
+    each as tall (its first shown cell within the row alone) -> the height. ``cells``: the
+    grid cells written, with their Qt column and span; ``stop``: the row after the last."""
+    found: dict[int, int] = {}
+    for cell, _column, _span in cells:
+        height = grid.rows[cell.row].height
+        if height and not cell.covered and min(cell.row_span, stop - cell.row) == 1:
+            found.setdefault(cell.row, id(cell))
+    return {cell_id: grid.rows[row].height for row, cell_id in found.items()}
 
 
 def _clear_empty_places(table: QTextTable, cells: list[tuple[GridCell, int, int]], first: int) -> None:

@@ -353,8 +353,15 @@ def is_top_aligned(fmt: QTextTableCellFormat) -> bool:
     return fmt.verticalAlignment() not in _OFF_TOP
 
 
+#: on a cell's format, the height (LU) its row must reach (``w:trHeight``), for
+#: :func:`top_align_split_rows` to give the cell once laid out; the writer notes the cell's
+#: position with the aligned cells'
+ROW_HEIGHT = QTextFormat.Property.UserProperty + 30
+
+
 def top_align_split_rows(document: QTextDocument, positions: list[int], page_height: float) -> None:
-    """Align to the top the cells at ``positions`` whose row Qt has split over two pages.
+    """Align to the top the cells at ``positions`` whose row Qt has split over two pages, after
+    making the rows that state a height (:data:`ROW_HEIGHT`) that tall (see :func:`_fit_row`).
 
     Qt centres (or bottom-aligns) a cell in its row's whole height, the gap between the pages
     included, so the text of a short centred cell beside a long one lands in the page margins or
@@ -363,18 +370,28 @@ def top_align_split_rows(document: QTextDocument, positions: list[int], page_hei
     """
     doc_layout = document.documentLayout()
     cursor = QTextCursor(document)
-    spans: dict[int, bool] = {}  # table's first position -> it is on more than one page
-    split: list[QTextTableCell] = []
+    cells: list[tuple[QTextTable, QTextTableCell, QTextTableCellFormat]] = []
     for position in positions:
         cursor.setPosition(position)
         table = cursor.currentTable()
-        if table is None:
-            continue
+        if table is not None:
+            cell = table.cellAt(position)
+            cells.append((table, cell, cell.format().toTableCellFormat()))
+    fitted = [(cell, fmt) for _table, cell, fmt in cells if fmt.hasProperty(ROW_HEIGHT)]
+    if fitted:
+        cursor.beginEditBlock()  # every row measured before any changes: Qt re-lays out once
+        for cell, fmt in [(cell, _fit_row(document, doc_layout, cell, fmt)) for cell, fmt in fitted]:
+            cell.setFormat(fmt)
+        cursor.endEditBlock()
+    spans: dict[int, bool] = {}  # table's first position -> it is on more than one page
+    split: list[QTextTableCell] = []
+    for table, cell, fmt in cells:
+        if is_top_aligned(fmt):
+            continue  # noted for its row's height only
         key = table.firstPosition()
         if key not in spans:  # most tables sit on one page: their rows need no look
             rect = doc_layout.frameBoundingRect(table)
             spans[key] = int(rect.top() // page_height) != int(rect.bottom() // page_height)
-        cell = table.cellAt(position)
         if spans[key] and cell.isValid() and _row_split(document, doc_layout, table, cell, page_height):
             split.append(cell)
     if not split:
@@ -385,6 +402,34 @@ def top_align_split_rows(document: QTextDocument, positions: list[int], page_hei
         fmt.setVerticalAlignment(_TOP)
         cell.setFormat(fmt)
     cursor.endEditBlock()
+
+
+def _fit_row(
+    document: QTextDocument, doc_layout: Any, cell: QTextTableCell, fmt: QTextTableCellFormat
+) -> QTextTableCellFormat:
+    """``fmt``, the format of a laid-out cell of a row that must be :data:`ROW_HEIGHT` tall
+    (Word's ``w:trHeight``, at least or exactly), with the padding that makes the cell that tall.
+
+    Qt's table rows are as tall as their tallest cell and take no height of their own; a cell
+    made as tall as its row must be makes the row so (taller cells beside it still win, where
+    Word's exact rule would clip them). The cell's text stays where its alignment puts it in
+    the row: the padding goes below a top-aligned cell's text, half above a centred one's and
+    above a bottom-aligned one's.
+    """
+    height = fmt.doubleProperty(ROW_HEIGHT)
+    fmt.clearProperty(ROW_HEIGHT)
+    top = doc_layout.blockBoundingRect(document.findBlock(cell.firstPosition())).top()
+    bottom = doc_layout.blockBoundingRect(document.findBlock(cell.lastPosition())).bottom()
+    # Qt sets collapsed borders half inside the cell
+    now = bottom - top + fmt.topPadding() + fmt.bottomPadding() + (fmt.topBorder() + fmt.bottomBorder()) / 2
+    extra = height - now
+    if extra <= 0:
+        return fmt
+    alignment = fmt.verticalAlignment()
+    above = extra if alignment == _OFF_TOP[1] else extra / 2 if alignment == _OFF_TOP[0] else 0.0
+    fmt.setTopPadding(fmt.topPadding() + above)
+    fmt.setBottomPadding(fmt.bottomPadding() + extra - above)
+    return fmt
 
 
 def _row_split(
