@@ -15,11 +15,11 @@ run off the page.)
 
 from __future__ import annotations
 
-from itertools import islice, takewhile
+from itertools import chain, islice, takewhile
 from typing import TYPE_CHECKING
 
 from lxml import etree
-from PySide6.QtGui import QTextCursor, QTextTable
+from PySide6.QtGui import QTextCursor, QTextLayout, QTextTable
 
 from ...docx.xmlutil import W
 from .pages import break_before, line_top, take_break_back
@@ -36,12 +36,6 @@ def _first_line(section_doc: SectionDoc, record: RenderedBlock) -> float | None:
     document = section_doc.document
     block = document.findBlock(record.start)
     return line_top(document.documentLayout(), block, 0) if block.isValid() else None
-
-
-def _last_line(section_doc: SectionDoc, record: RenderedBlock) -> float | None:
-    document = section_doc.document
-    block = document.findBlock(max(record.start, record.end))
-    return line_top(document.documentLayout(), block, -1) if block.isValid() else None
 
 
 def _page(y: float, section_doc: SectionDoc) -> int:
@@ -137,19 +131,75 @@ def apply_keeps(
     records = section_doc.records
     end = len(records) if stop is None else min(stop, len(records))
     i = max(0, first)
+    lines = _Lines(section_doc)
     while i < end and (final or i + 1 < len(records)):
         record = records[i]
         if record.keep_next or record.orphan_control or record.keep_lines:
-            top = _first_line(section_doc, record)
+            top = lines.first(record)
             if top is not None and _page(top, section_doc) > through_page:
                 break
-            target = _target(section_doc, records, i) if top is not None else None
+            target = _target(section_doc, records, i, lines) if top is not None else None
             if target is not None:
-                start = top if target is record else _first_line(section_doc, target)
+                start = top if target is record else lines.first(target)
                 if start is not None and not _at_page_top(start, section_doc):
                     _break_before(section_doc, target)
+                    lines.forget()  # the break moved the lines after it
         i += 1
     return i
+
+
+class _Lines:
+    """The first and last line tops of a section document's records, each read from Qt once
+    while the keep rules are applied: a paragraph's first line is asked for as the paragraph
+    after a keep-with-next one and again as the next paragraph judged. Forgotten after a page
+    break moves the lines."""
+
+    __slots__ = ("document", "doc_layout", "_find", "_rect", "_tops")
+
+    def __init__(self, section_doc: SectionDoc) -> None:
+        self.document = section_doc.document
+        self.doc_layout = self.document.documentLayout()
+        # asked for every paragraph: a Qt object's method costs a lookup each time it is named
+        self._find, self._rect = self.document.findBlock, self.doc_layout.blockBoundingRect
+        #: record start -> (its block's layout, the block's document y, its first line's top)
+        self._tops: dict[int, tuple[QTextLayout, float, float] | None] = {}
+
+    def forget(self) -> None:
+        self._tops.clear()
+
+    def block(self, record: RenderedBlock) -> tuple[QTextLayout, float, float] | None:
+        """(text layout, document y, first line's top) of the block where ``record`` starts;
+        None when it has no lines."""
+        tops = self._tops
+        if record.start in tops:
+            return tops[record.start]
+        block = self._find(record.start)
+        found = None
+        if block.isValid():
+            text_layout = block.layout()
+            if text_layout is not None and text_layout.lineCount():
+                origin = self._rect(block).y()
+                found = (text_layout, origin, origin + text_layout.lineAt(0).y())
+        tops[record.start] = found
+        return found
+
+    def first(self, record: RenderedBlock) -> float | None:
+        """Document y of ``record``'s first line (None when its block has no lines)."""
+        found = self.block(record)
+        return found[2] if found is not None else None
+
+    def last(self, record: RenderedBlock) -> float | None:
+        """Document y of ``record``'s last line (the last of the block where it ends)."""
+        block = self._find(max(record.start, record.end))
+        if not block.isValid():
+            return None
+        if block.position() == record.start:  # one block: its first line's block, read already
+            found = self.block(record)
+            if found is None:
+                return None
+            text_layout, origin, _top = found
+            return origin + text_layout.lineAt(text_layout.lineCount() - 1).y()
+        return line_top(self.doc_layout, block, -1)
 
 
 def waits_on_page(section_doc: SectionDoc, i: int, page: int) -> bool:
@@ -163,30 +213,32 @@ def waits_on_page(section_doc: SectionDoc, i: int, page: int) -> bool:
     return top is not None and _page(top, section_doc) <= page
 
 
-def _target(section_doc: SectionDoc, records: list[RenderedBlock], i: int) -> RenderedBlock | None:
+def _target(
+    section_doc: SectionDoc, records: list[RenderedBlock], i: int, lines: _Lines
+) -> RenderedBlock | None:
     """The paragraph a keep rule of record ``i`` moves to the next page (None: none moves)."""
     record = records[i]
-    document = section_doc.document
-    block = document.findBlock(record.start)
-    text_layout = block.layout()
-    origin = document.documentLayout().blockBoundingRect(block).y()
-    top = origin + text_layout.lineAt(0).y()
+    found = lines.block(record)
+    if found is None:
+        return None
+    text_layout, origin, top = found
     if _at_page_top(top, section_doc):
         return None
     page = _page(top, section_doc)
-    second = origin + text_layout.lineAt(1).y() if text_layout.lineCount() > 1 else None
+    count = text_layout.lineCount()
+    second = origin + text_layout.lineAt(1).y() if count > 1 else None
     if record.orphan_control and second is not None and _page(second, section_doc) > page:
         return record  # its first line alone at the foot of the page
     if record.keep_lines and second is not None:
-        last = origin + text_layout.lineAt(text_layout.lineCount() - 1).y()
+        last = origin + text_layout.lineAt(count - 1).y()
         if _page(last, section_doc) > page:
             return record  # its lines on two pages
     if record.keep_next and i + 1 < len(records):
         following = records[i + 1]
-        last = _last_line(section_doc, record)
+        last = lines.last(record)
         after = _kept_table_end(section_doc, records, i)
         if after is None or last is None or _page(after, section_doc) > _page(last, section_doc) + 1:
-            after = _first_line(section_doc, following)  # no kept table, or one no page holds
+            after = lines.first(following)  # no kept table, or one no page holds
         height = section_doc.page_height
         if after is not None and last is not None and int(after // height) > int(last // height):
             return _chain_start(section_doc, records, i)
@@ -208,11 +260,14 @@ def _kept_table_end(section_doc: SectionDoc, records: list[RenderedBlock], i: in
     if len(rows) < 2:
         return None
     placed = ((record, *_outer_place(record)) for record in islice(records, i + 1, None))
-    cells = list(takewhile(lambda place: place[1] is following, placed))
-    if not cells or not all(record.cell_keep_next for record, _table, row in cells if row is not rows[-1]):
+    cells = takewhile(lambda place: place[1] is following, placed)  # walked only until one fails
+    first = next(cells, None)
+    if first is None or not all(
+        record.cell_keep_next for record, _table, row in chain([first], cells) if row is not rows[-1]
+    ):
         return None
     document = section_doc.document
-    table = QTextCursor(document.findBlock(cells[0][0].start)).currentTable()
+    table = QTextCursor(document.findBlock(first[0].start)).currentTable()
     if table is None:
         return None
     while isinstance(table.parentFrame(), QTextTable):

@@ -62,8 +62,10 @@ class _DocNotes:
     checked: int = 0
     feet: dict[int, PageFoot] = field(default_factory=dict)
     moves: list[_Move] = field(default_factory=list)
-    #: records looked at for footnote references so far, and whether one had any or widow control
+    #: records looked at for footnote references so far, whether one had any (``cited``), and
+    #: whether one had any or widow control (``noted``)
     scanned: int = 0
+    cited: bool = False
     noted: bool = False
 
 
@@ -115,9 +117,9 @@ class NoteRoom:
         count = section_doc.page_count()
         records = section_doc.records
         state.scanned = min(state.scanned, len(records))
-        state.noted = state.noted or any(
-            record.notes or record.orphan_control for record in records[state.scanned :]
-        )
+        fresh = records[state.scanned :]
+        state.cited = state.cited or any(record.notes for record in fresh)
+        state.noted = state.noted or state.cited or any(record.orphan_control for record in fresh)
         state.scanned = len(records)
         if not state.noted and not self._carried(doc_index, state.checked):
             # no notes and no widow control: nothing moves
@@ -146,8 +148,11 @@ class NoteRoom:
             foot = None
         return list(foot.rest) if foot is not None else []
 
-    def _refs(self, section_doc: SectionDoc, page: int) -> list[tuple[int, str, str]]:
-        """(position, note id, number) of the footnote references on ``page``, in order."""
+    def _refs(self, section_doc: SectionDoc, state: _DocNotes, page: int) -> list[tuple[int, str, str]]:
+        """(position, note id, number) of the footnote references on ``page``, in order (none
+        without asking Qt where the page starts, while no paragraph of the document has any)."""
+        if not state.cited:
+            return []
         height = section_doc.page_height
         doc_layout = section_doc.document.documentLayout()
         middle = section_doc.page_width / 2
@@ -169,7 +174,7 @@ class NoteRoom:
         """Give ``page`` its foot, moving the first overlapping line on; the split position if split."""
         state.feet.pop(page, None)
         carried = self._carried(doc_index, page)
-        refs = self._refs(section_doc, page)
+        refs = self._refs(section_doc, state, page)
         if not refs and not carried:
             return self._widow(section_doc, state, page)
         props = section_doc.props
@@ -200,7 +205,7 @@ class NoteRoom:
         if len(state.moves) == moves:  # the notes moved nothing: the page may still end on a widow
             split = self._widow(section_doc, state, page)
         if len(state.moves) > moves:  # what moved took its references along
-            refs = self._refs(section_doc, page)
+            refs = self._refs(section_doc, state, page)
             notes = [(at, self.documents.piece(note_id, label, width)) for at, note_id, label in refs]
         room = base - _last_bottom(section_doc, page)
         foot = fill_foot(carried, [p for _at, p in notes if p is not None], room, rule)
@@ -377,16 +382,17 @@ def _page_lines(
     """``(block, line index, top, bottom)`` of the lines whose middle is on ``page``, from ``from_y``."""
     document = section_doc.document
     doc_layout = document.documentLayout()
+    bounds = doc_layout.blockBoundingRect  # looked up once: asked of block after block
     height = section_doc.page_height
     page_top, page_bottom = page * height, (page + 1) * height
     position = doc_layout.hitTest(QPointF(section_doc.page_width / 2, from_y), Qt.HitTestAccuracy.FuzzyHit)
     block = document.findBlock(max(0, position))
-    while block.previous().isValid() and doc_layout.blockBoundingRect(block).top() > from_y:
+    while block.previous().isValid() and bounds(block).top() > from_y:
         block = block.previous()
     if block.previous().isValid():
         block = block.previous()
     while block.isValid():
-        rect = doc_layout.blockBoundingRect(block)
+        rect = bounds(block)
         if rect.top() > page_bottom:
             break
         text_layout = block.layout()

@@ -180,7 +180,7 @@ class PageIndex:
             return
         section_doc = self.pages.docs[doc_index]
         document = section_doc.document
-        doc_layout = document.documentLayout()
+        rect = document.documentLayout().blockBoundingRect  # looked up once: asked of every block
         height = section_doc.page_height
         block = document.findBlock(doc.current(doc.next_block))
         last = document.lastBlock().position()
@@ -198,10 +198,10 @@ class PageIndex:
             if count:
                 # blockBoundingRect sits at the layout's origin; lines Qt pushed to the next page
                 # keep their offset from it, so the extent of the lines is origin + line box
-                rect = doc_layout.blockBoundingRect(block)
+                y = rect(block).y()
                 lines = text_layout.boundingRect()
-                top_page = int((rect.y() + lines.top()) // height)
-                bottom_page = int((rect.y() + lines.bottom() - 1) // height)
+                top_page = int((y + lines.top()) // height)
+                bottom_page = int((y + lines.bottom() - 1) // height)
                 if settled is not None and bottom_page >= settled:
                     break
                 key = doc.indexed(position) if shifted else position
@@ -210,7 +210,7 @@ class PageIndex:
                     doc.add(top_page, key, 0, block.length() - 1)
                     doc.lines[key] = ([0], [top_page])
                 else:
-                    self._split_block(doc, key, text_layout, rect.y(), height)
+                    self._split_block(doc, key, text_layout, y, height)
             block = block.next()
         doc.next_block = (
             (doc.indexed(block.position()) if shifted else block.position()) if block.isValid() else None

@@ -122,11 +122,17 @@ class SectionDoc:
         document = self.document
         doc_layout = document.documentLayout()
         root = document.rootFrame()
+        # asked of every paragraph written: the methods are looked up once
+        rect, frame_at = doc_layout.blockBoundingRect, document.frameAt
         block = document.findBlock(written_from) if written_from is not None else QTextBlock()
         while block.isValid():
-            if self._in_top_margin(doc_layout.blockBoundingRect(block).y()) and (
-                QTextCursor(block).currentFrame() is root
-                and all(cursor.position() != block.position() for cursor in self.margin_starts)
+            frame = frame_at(block.position())
+            if frame is not root:
+                # only the body's own paragraphs count: a table's are passed over whole, unread
+                block = document.findBlock(frame.lastPosition() + 1)
+                continue
+            if self._in_top_margin(rect(block).y()) and all(
+                cursor.position() != block.position() for cursor in self.margin_starts
             ):
                 cursor = QTextCursor(block)
                 cursor.setKeepPositionOnInsert(True)  # an empty last paragraph: the next is written there

@@ -97,21 +97,17 @@ class FlowSplitter:
             block = document.findBlock(mark.position)
             if not block.isValid() or block.position() != mark.position or not block.previous().isValid():
                 continue
-            if block.blockFormat().pageBreakPolicy() & QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore:
-                continue
+            # where its first line is rules out most paragraphs: asked first
             first = line_top(doc_layout, block, 0)
             if first is None:
                 continue
             page = int(first // height)
-            offset = first - page * height
-            previous = block.previous()
-            last = line_top(doc_layout, previous, -1)
-            if (
-                page < SPLIT_PAGES
-                or abs(offset - top) > _AT_TOP_MARGIN
-                or last is None
-                or int(last // height) >= page
-            ):
+            if page < SPLIT_PAGES or abs(first - page * height - top) > _AT_TOP_MARGIN:
+                continue
+            if block.blockFormat().pageBreakPolicy() & QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore:
+                continue
+            last = line_top(doc_layout, block.previous(), -1)
+            if last is None or int(last // height) >= page:
                 continue
             self._cut(current, mark)
             return
