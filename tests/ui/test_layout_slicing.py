@@ -106,16 +106,9 @@ def _inline_box(height_in: float) -> str:
     )
 
 
-def test_text_after_a_picture_running_past_the_page_foot_starts_the_next_page_alike(
-    qapp, tmp_path: Path
-) -> None:
+def _picture_docx(tmp_path: Path) -> Path:
     """A 6.9-inch picture in a paragraph with 1.5 line spacing, on a letter page with 1-inch
-    margins: Qt finds that the picture fits and moves on by its spaced height, past the page's
-    foot, so the next paragraph starts in the next page's top margin. Laid out in one pass, its
-    first line is moved to that page's text top (720 LU). Written one paragraph at a time, Qt
-    laid the text out again from that paragraph's start and left the line in the margin
-    (268 LU), with every line after it on the page 452 LU higher: the window's pages were not
-    the PDF's (dxo_WC-BodyBookmarks-Before, page 214)."""
+    margins, then a one-line paragraph (00000001) and five long ones (00000002-00000006)."""
     spaced = '<w:spacing w:line="360" w:lineRule="auto"/>'
     clause = "Words of a clause that runs on over several lines. " * 20
     body = (
@@ -127,8 +120,39 @@ def test_text_after_a_picture_running_past_the_page_foot_starts_the_next_page_al
     )
     path = tmp_path / "picture.docx"
     path.write_bytes(make_docx(body))
+    return path
+
+
+def test_text_after_a_picture_running_past_the_page_foot_starts_the_next_page_alike(
+    qapp, tmp_path: Path
+) -> None:
+    """A 6.9-inch picture in a paragraph with 1.5 line spacing, on a letter page with 1-inch
+    margins: Qt finds that the picture fits and moves on by its spaced height, past the page's
+    foot, so the next paragraph starts in the next page's top margin. Laid out in one pass, its
+    first line is moved to that page's text top (720 LU). Written one paragraph at a time, Qt
+    laid the text out again from that paragraph's start and left the line in the margin
+    (268 LU), with every line after it on the page 452 LU higher: the window's pages were not
+    the PDF's (dxo_WC-BodyBookmarks-Before, page 214)."""
+    path = _picture_docx(tmp_path)
     expected = _pages(_laid_out(path, 1e9, ONE_PASS))
     assert expected[1][0] == ("00000001", (720.0,))
     sliced = _pages(_laid_out(path, 0.0))
     assert sliced[1][0] == expected[1][0], "the line after the picture is not at the top margin"
     assert sliced == expected
+
+
+def test_a_paragraph_rebuilt_after_a_picture_running_past_the_page_foot_leaves_the_pages_alike(
+    qapp, tmp_path: Path
+) -> None:
+    """As above, laid out in one pass, then a paragraph after the picture is rebuilt in place (an
+    edit there): Qt lays the text out again from its last checkpoint before the edit, the start
+    of the paragraph in the top margin, and left that paragraph's line in the margin (268 LU)
+    unless the rebuild has Qt lay it out again from the paragraph before, as writing does."""
+    path = _picture_docx(tmp_path)
+    layout = _laid_out(path, 1e9, ONE_PASS)
+    expected = _pages(layout)
+    assert expected[1][0] == ("00000001", (720.0,))
+    assert layout.rerender_block("00000002")
+    rebuilt = _pages(layout)
+    assert rebuilt[1][0] == expected[1][0], "the line after the picture is not at the top margin"
+    assert rebuilt == expected

@@ -182,15 +182,15 @@ class PagedLayout:
             # a cut is near: write little, since what follows the cut is written again
             budget = min(budget, _NEAR_CUT_BUDGET)
         deadline = start + budget / (1.0 + self._qt_ratio)
-        # where each document's new text will start (see SectionDoc.lines_below_margin)
-        ends = [section_doc.document.characterCount() for section_doc in self.docs]
+        # where the new text will start (see SectionDoc.lines_below_margin): the writer goes on
+        # in the last document, or in new ones, which start empty
+        ends = {len(self.docs) - 1: current.document.characterCount()} if current is not None else {}
         touched, marks, written = self.writer.write(deadline, self.part_items)
         self.paging.done = self.writer.finished
         self.paging.changed()
         for doc_index in sorted(touched):
             section_doc = self.docs[doc_index]
-            written_from = ends[doc_index] if doc_index < len(ends) else 0
-            section_doc.lines_below_margin(written_from)
+            section_doc.lines_below_margin(ends.get(doc_index, 0))
             section_doc.page_count()  # let Qt lay out what was written
             for separator in self.settler.settle(doc_index, self.paging.final(doc_index)):
                 for mark in marks:  # marks are in the last document, which is the one split
@@ -320,9 +320,13 @@ class PagedLayout:
             element, cursor, Flow(fresh=True), following, enclosing_table_style(element), in_table, fixed
         )
         cursor.endEditBlock()
+        # Qt laid the text out again from its last checkpoint before the edit, as it does what a
+        # slice writes: a paragraph there may be left in a page's top margin (see _part)
+        section_doc.lines_below_margin(first.position())
         final = self.paging.final(record.doc_index)
         if rebuilt is None:
             self.settler.settle_again(record.doc_index, chain, True, final)
+            section_doc.lines_below_margin()
             return False
         delta = (rebuilt.end - first.position()) - old_length
         rebuilt.kept = record.kept  # its block format, kept, has the page break
@@ -338,6 +342,7 @@ class PagedLayout:
         self.settler.settle_again(
             record.doc_index, chain if chain is not record else rebuilt, not self.kept_lines, final, kept
         )
+        section_doc.lines_below_margin()  # the page breaks settling set are laid out the same way
         self.paging.changed()
         if self.done and single:
             new_length = rebuilt.end - now.position()
