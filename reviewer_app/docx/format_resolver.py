@@ -103,10 +103,17 @@ class FormatResolver:
         defaults_p.setdefault("widow_control", root is not None)
         self._defaults_r = defaults_r
         self._defaults_p = defaults_p
+        self._indents_list: dict[str | None, bool] = {}
         self._chain_cache: dict[tuple[str, str | None], tuple[dict[str, Any], dict[str, Any]]] = {}
         self._run_cache: dict[tuple[Any, ...], RunProps] = {}
         self._para_cache: dict[tuple[Any, ...], ParaProps] = {}
+        #: the same, by what the properties are merged from (see _paragraph)
+        self._para_values: dict[tuple[Any, ...], ParaProps] = {}
         self._rpr_layers: dict[tuple[Any, ...], dict[str, Any]] = {}
+        #: each distinct ParaProps/RunProps value once: paragraphs whose keys differ (every list
+        #: of a contract has its own numId) but whose properties are equal share one object, so
+        #: the page view's formats, cached per properties object, are made once per look
+        self._values: dict[Any, Any] = {}
         self._numbering_layers: dict[tuple[str, int], tuple[dict[str, Any], dict[str, Any]]] = {}
 
     # -- style chains ------------------------------------------------------------------------
@@ -130,11 +137,15 @@ class FormatResolver:
 
     def _style_indents_its_list(self, style_id: str | None) -> bool:
         """Whether the nearest style of ``style_id``'s chain that names a list also states indents."""
-        for el in self.styles.chain_elements(style_id):
-            ppr = el.find(W + "pPr")
-            if ppr is not None and ppr.find(W + "numPr") is not None:
-                return ppr.find(W + "ind") is not None
-        return False
+        found = self._indents_list.get(style_id)
+        if found is None:
+            found = self._indents_list[style_id] = False
+            for el in self.styles.chain_elements(style_id):
+                ppr = el.find(W + "pPr")
+                if ppr is not None and ppr.find(W + "numPr") is not None:
+                    found = self._indents_list[style_id] = ppr.find(W + "ind") is not None
+                    break
+        return found
 
     def table_layers(self, table_style: str | None) -> tuple[dict[str, Any], dict[str, Any]]:
         """(pPr, rPr) a table style gives the paragraphs in its cells."""
@@ -176,23 +187,46 @@ class FormatResolver:
         direct = element_key(ppr, PPR_SKIP)
         key = (direct, style_id, numbering, table_style, in_table)
         cached = self._para_cache.get(key)
-        if cached is not None:
-            return cached
+        if cached is None:
+            cached = self._para_cache[key] = self._paragraph(
+                ppr, direct, style_id, numbering, table_style, in_table
+            )
+        return cached
+
+    def _paragraph(
+        self,
+        ppr: etree._Element | None,
+        direct: tuple[Any, ...],
+        style_id: str | None,
+        numbering: tuple[str, int] | None,
+        table_style: str | None,
+        in_table: bool,
+    ) -> ParaProps:
+        """:meth:`paragraph` for a key not met yet, merged once per distinct content: every list
+        of a contract has its own ``w:numId``, but their levels state the same few properties."""
+        under = False
+        level_key: tuple[Any, ...] | None = None
+        if numbering is not None:
+            lvl = self.numbering_level(*numbering)
+            level_key = element_key(lvl.find(W + "pPr"), PPR_SKIP) if lvl is not None else ()
+            under = not _numbers_directly(ppr) and self._style_indents_its_list(style_id)
+        content = (direct, style_id, level_key, under, table_style, in_table)
+        props = self._para_values.get(content)
+        if props is not None:
+            return props
         merged = dict(self._defaults_p)
         if in_table:
             merged = _merge_ppr(merged, self.table_layers(table_style)[0])
         layers = [self._chain(style_id, "paragraph")[0]]
         if numbering is not None:
-            level = self._numbering_layer(*numbering)[0]
-            under = not _numbers_directly(ppr) and self._style_indents_its_list(style_id)
-            layers.insert(0 if under else 1, level)
+            layers.insert(0 if under else 1, self._numbering_layer(*numbering)[0])
         for layer in layers:
             merged = _merge_ppr(merged, layer)
         merged = _merge_ppr(merged, parse_ppr(ppr))
         if "tabs" in merged:
             merged["tabs"] = tuple(merged["tabs"])
         props = ParaProps(**{k: v for k, v in merged.items() if k in _PARA_FIELDS})
-        self._para_cache[key] = props
+        props = self._para_values[content] = self._values.setdefault(props, props)
         return props
 
     def run(
@@ -207,8 +241,8 @@ class FormatResolver:
 
         ``extra`` is a layer applied last (a list level's ``w:rPr`` for the label it draws).
         """
-        direct = self._layer_key(rpr)
-        extra_key = self._layer_key(extra)
+        direct = element_key(rpr, RPR_SKIP) if rpr is not None else ()
+        extra_key = element_key(extra, RPR_SKIP) if extra is not None else ()
         key = (direct, extra_key, style_id, table_style, in_table)
         cached = self._run_cache.get(key)
         if cached is not None:
@@ -224,17 +258,18 @@ class FormatResolver:
         char_style = char_style or self._default_char
         if char_style:
             merged.update(self._chain(char_style, "character")[1])
-        merged.update(self._rpr_layers[direct])
-        merged.update(self._rpr_layers[extra_key])
+        merged.update(self._rpr_layer(direct, rpr))
+        merged.update(self._rpr_layer(extra_key, extra))
         props = RunProps(**{k: v for k, v in merged.items() if k in _RUN_FIELDS})
-        self._run_cache[key] = props
+        props = self._run_cache[key] = self._values.setdefault(props, props)
         return props
 
-    def _layer_key(self, rpr: etree._Element | None) -> tuple[Any, ...]:
-        key = element_key(rpr, RPR_SKIP)
-        if key not in self._rpr_layers:
-            self._rpr_layers[key] = parse_rpr(rpr, self.themes)
-        return key
+    def _rpr_layer(self, key: tuple[Any, ...], rpr: etree._Element | None) -> dict[str, Any]:
+        """What the ``w:rPr`` whose :func:`element_key` is ``key`` states, parsed once per key."""
+        layer = self._rpr_layers.get(key)
+        if layer is None:
+            layer = self._rpr_layers[key] = parse_rpr(rpr, self.themes)
+        return layer
 
 
 def _numbers_directly(ppr: etree._Element | None) -> bool:

@@ -15,9 +15,9 @@ from __future__ import annotations
 from lxml import etree
 
 from .numformats import format_number
-from .text import FieldState, NoteNumbers, TextWalk
+from .text import FieldState, NoteNumbers, TextWalk, run_properties
 from .vocabulary import MOVES
-from .xmlutil import MC, W, first_child, is_on
+from .xmlutil import MC, W, is_on
 
 _R, _SYM, _RPR = W + "r", W + "sym", W + "rPr"
 _FLD_CHAR, _INSTR, _FLD_SIMPLE = W + "fldChar", W + "instrText", W + "fldSimple"
@@ -30,7 +30,7 @@ _RANGE_START, _RANGE_END, _COMMENT_REF = (
     W + "commentRangeEnd",
     W + "commentReference",
 )
-_RPR_CHANGE, _PPR, _PPR_CHANGE = W + "rPrChange", W + "pPr", W + "pPrChange"
+_PPR, _PPR_CHANGE = W + "pPr", W + "pPrChange"
 _DELETED_PARTS = (W + "fldChar", W + "delText", W + "t", W + "tab", _RANGE_START, _RANGE_END, _COMMENT_REF)
 #: Fields whose result the page view recomputes per page (in headers and footers).
 PAGE_FIELDS = ("NUMPAGES", "SECTIONPAGES", "PAGE")
@@ -100,6 +100,8 @@ class ParagraphSegments(TextWalk):
         "format_change",
         "page_fields",
         "run_properties",
+        "properties",
+        "mark_properties",
         "_comments",
         "_simple",
     )
@@ -115,6 +117,10 @@ class ParagraphSegments(TextWalk):
         #: each run walked -> its ``w:rPr`` (None: it has none), so a reader of the segments'
         #: formatting need not search the run again
         self.run_properties: dict[etree._Element, etree._Element | None] = {}
+        #: the first ``w:pPr`` walked and its ``w:rPr`` (the paragraph mark's properties), read
+        #: in the same pass that looks for a ``w:pPrChange``
+        self.properties: etree._Element | None = None
+        self.mark_properties: etree._Element | None = None
         self._comments = frozenset(state.open_comments)
         self._simple: set[int] = set()
 
@@ -145,13 +151,13 @@ class ParagraphSegments(TextWalk):
             and last.run is run
             and last.revision is self.revision
             and last.comments is self._comments
-            and element.tag != _SYM
+            and (kind != "char" or element.tag != _SYM)
         ):
             last.text += shown
             last.clean += text
         else:
             seg = Segment(seg_kind, shown, text, run, self.revision, self._comments)
-            if element.tag == _SYM:
+            if kind == "char" and element.tag == _SYM:  # text comes from w:t, symbols are chars
                 seg.element = element
             self.segments.append(seg)
 
@@ -185,8 +191,16 @@ class ParagraphSegments(TextWalk):
             self._open(child.get(W + "id"))
         elif tag == _RANGE_END:
             self._close(child.get(W + "id"))
-        elif tag == _PPR and first_child(child, _PPR_CHANGE) is not None:
-            self.format_change = True
+        elif tag == _PPR:
+            first = self.properties is None
+            if first:
+                self.properties = child
+            for prop in child:
+                prop_tag = prop.tag
+                if prop_tag == _PPR_CHANGE:
+                    self.format_change = True
+                elif prop_tag == _RPR and first and self.mark_properties is None:
+                    self.mark_properties = prop
 
     def _open(self, comment_id: str | None) -> None:
         if comment_id is not None and comment_id not in self.state.open_comments:
@@ -210,12 +224,13 @@ class ParagraphSegments(TextWalk):
         super().field_char(el)
 
     def run_properties_of(self, run: etree._Element) -> etree._Element | None:
-        """The run's ``w:rPr``, kept for the segments' formatting; a run whose properties changed
-        flags the paragraph."""
-        rpr = self.run_properties[run] = first_child(run, _RPR)
-        if rpr is not None and first_child(rpr, _RPR_CHANGE) is not None:
-            self.format_change = True
+        """The run's ``w:rPr``, kept for the segments' formatting."""
+        rpr = self.run_properties[run] = run_properties(run)
         return rpr
+
+    def properties_changed(self) -> None:
+        """A run whose properties changed flags the paragraph."""
+        self.format_change = True
 
     def run_marker(self, child: etree._Element) -> bool:
         """Field instruction text (to name PAGE/NUMPAGES fields) and comment references."""
