@@ -101,3 +101,15 @@ def test_break_marks_count_a_word_across_runs() -> None:
     assert long_word_cuts("x" * 600, 600) == ([400], 200)
     assert long_word_cuts("an ordinary sentence", 999) == ([1], len("sentence"))
     assert long_word_cuts("x" * 2500 + " tail", 0) == ([1000, 2000], 4)
+
+
+def test_break_marks_carry_only_the_last_word_of_a_run() -> None:
+    """What a run carries to the next is its last word: any blank (a no-break, ideographic or
+    line-separator space too), a hyphen, a slash or a break mark ends a word; a no-break hyphen
+    does not, and a run without a break adds to the count it was given."""
+    for stop in (" ", "\t", "\u00a0", "\u3000", "\u2028", "-", "/", BREAK_MARK):
+        assert long_word_cuts(f"ab{stop}cde", 7) == ([], 3)
+        assert long_word_cuts(f"abcde{stop}", 7) == ([], 0)
+    assert long_word_cuts("abcde", 7) == ([], 12)
+    assert long_word_cuts("a\u2011b", 7) == ([], 10)
+    assert long_word_cuts("", 7) == ([], 7)

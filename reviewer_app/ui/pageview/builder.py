@@ -35,6 +35,7 @@ from PySide6.QtGui import (
     QTextImageFormat,
 )
 
+from ...docx.format_props import RPR_SKIP, element_key
 from ...docx.format_resolver import FormatResolver
 from ...docx.numformats import symbol_font_text
 from ...docx.paragraph_segments import StoryState, paragraph_segments
@@ -93,6 +94,12 @@ class StoryBuilder(TableWriter):
         #: id of a shared cell format -> what writing a cell reads from it (see table_writer)
         self._cell_facts: dict[int, Any] = {}
         self._dark = False
+        #: a paragraph mark's properties, line factor and format by what decides them (see _mark)
+        self._marks: dict[tuple[Any, ...], tuple[Any, float, QTextCharFormat]] = {}
+        #: a list level's label format, suffix and shift by (numbering, mark) (see _label_look)
+        self._label_looks: dict[tuple[Any, ...], tuple[QTextCharFormat | None, str, float]] = {}
+        #: the width (LU) of a list label in a char format, by the format's id and the label
+        self._label_widths: dict[tuple[int, str], float] = {}
         #: a slash or brace was written into the paragraph being built (see _keep_slashed_words)
         self._slashed = False
         #: the line-font numbers of the text written into the block being built; None when
@@ -168,7 +175,10 @@ class StoryBuilder(TableWriter):
         notes = NoteNumbers(*block.notes_before) if block is not None else NoteNumbers()
         walk = paragraph_segments(p, self.state, notes, ctx.page_fields is not None)
         segments = walk.segments
-        mark_rpr = first_child(ppr, _RPR) if ppr is not None else None
+        if walk.properties is ppr:
+            mark_rpr = walk.mark_properties
+        else:  # no w:pPr, or not where the walk met one first
+            mark_rpr = first_child(ppr, _RPR) if ppr is not None else None
         mark_deleted, mark_inserted = mark_state(mark_rpr)
         mark_mode = ctx.revision_mode(_mark_revision(ppr)) if mark_deleted or mark_inserted else mode
         if (mark_mode == "none" and mark_deleted) or (mode == "original" and mark_inserted):
@@ -192,16 +202,20 @@ class StoryBuilder(TableWriter):
             table_format.setBottomMargin(top * TWIPS)
             flow.last_table.setFormat(table_format)
             flow.last_table = None
-        mark_props = ctx.resolver.run(mark_rpr, style_id, table_style, in_table)
-        line_factor = ctx.factory.line_factor(mark_props)
+        self._dark = flow.dark or cell_is_dark(props.shading)
+        mark = (
+            element_key(mark_rpr, RPR_SKIP) if mark_rpr is not None else (),
+            style_id,
+            table_style,
+            in_table,
+            self._dark,
+        )
+        mark_props, line_factor, mark_format = self._mark(mark, mark_rpr)
         if fixed_format is not None:
             block_format = fixed_format
         else:
             bleed = self._bleed(in_table)
             block_format = ctx.factory.block(props, top, bottom, flow.page_break, line_factor, bleed)
-        self._dark = flow.dark or cell_is_dark(props.shading)
-        # a paragraph mark shows no highlight: "label" drops backgrounds and lines
-        mark_format = ctx.factory.char(mark_props, "label", on_dark=self._dark)
         # a table cell's first block keeps the mark's format only if it stays empty (see below)
         cell_mark = flow.fresh and in_table
         if flow.fresh:
@@ -237,13 +251,14 @@ class StoryBuilder(TableWriter):
         label_shift = 0.0
         self._slashed = False
         if label and numbering is not None:
-            label_shift = self._label(
-                cursor, label, numbering, mark_rpr, mark_props, style_id, table_style, in_table
-            )
-        self._segments(cursor, walk, record, style_id, table_style, in_table, props, mark_format, bottom)
-        if cell_mark:
+            label_shift = self._label(cursor, label, numbering, mark, mark_rpr, mark_props)
+        split = self._segments(
+            cursor, walk, record, style_id, table_style, in_table, props, mark_format, bottom
+        )
+        if cell_mark and (split or cursor.position() == record.start):
+            # else the block holds what was written: it keeps the cell's format as it is
             _mark_empty_cell_block(cursor, record.start, mark_format)
-        text_factor = ctx.factory.text_line_factor(cursor.block(), line_factor, self._fonts)
+        text_factor = ctx.factory.text_line_factor(cursor, line_factor, self._fonts)
         if (label_shift or text_factor != line_factor) and fixed_format is None:
             block_format = ctx.factory.block(
                 props, top, bottom, flow.page_break, text_factor, bleed, label_shift
@@ -268,6 +283,25 @@ class StoryBuilder(TableWriter):
         flow.page_break = False
         self.records.append(record)
         return record
+
+    def _mark(
+        self, mark: tuple[Any, ...], mark_rpr: etree._Element | None
+    ) -> tuple[Any, float, QTextCharFormat]:
+        """A paragraph mark's run properties, line factor and char format (a mark shows no
+        highlight: "label" drops backgrounds and lines), worked out once per distinct mark: the
+        paragraphs of a contract share a few, and the three look-ups cost more than this one.
+
+        ``mark``: what decides them, the key of the mark's ``w:rPr`` (as the resolver keys
+        it), the paragraph style, the table style, whether in a table, whether on dark shading.
+        """
+        found = self._marks.get(mark)
+        if found is None:
+            _rpr_key, style_id, table_style, in_table, dark = mark
+            factory = self.ctx.factory
+            props = self.ctx.resolver.run(mark_rpr, style_id, table_style, in_table)
+            found = (props, factory.line_factor(props), factory.char(props, "label", on_dark=dark))
+            self._marks[mark] = found
+        return found
 
     def _keep_slashed_words(
         self, cursor: QTextCursor, record: RenderedBlock, cell_width: float | None
@@ -307,30 +341,56 @@ class StoryBuilder(TableWriter):
         cursor: QTextCursor,
         label: str,
         numbering: tuple[str, int],
+        mark: tuple[Any, ...],
         mark_rpr: etree._Element | None,
         mark_props: Any,
-        style_id: str | None,
-        table_style: str | None,
-        in_table: bool,
     ) -> float:
         """Insert the list label; how far (LU) it reaches left of the number position: Word sets a
         right-justified label (``w:lvlJc="right"``, "(iii)" ending where "(ii)" ends) left of
-        it, a centred one half its width."""
-        ctx = self.ctx
-        level = ctx.resolver.document.numbering.level(*numbering)
-        if level is not None and level.hidden:
+        it, a centred one half its width. ``mark`` is the paragraph mark's key (see :meth:`_mark`)."""
+        key = (numbering, mark)
+        look = self._label_looks.get(key)
+        if look is None:
+            look = self._label_looks[key] = self._label_look(numbering, mark, mark_rpr, mark_props)
+        label_format, suffix, share = look
+        if label_format is None:
             return 0.0
-        lvl = level.element if level is not None else None
-        lvl_rpr = first_child(lvl, _RPR) if lvl is not None else None
-        props = ctx.resolver.run(mark_rpr, style_id, table_style, in_table, extra=lvl_rpr)
-        family = mark_props.font if props.font.lower() in _BULLET_FONTS else None
-        suffix = _SUFFIX.get(level.suffix if level is not None else "tab", "")
-        label_format = ctx.factory.char(props, "label", family=family, on_dark=self._dark)
         self._note_slashes(label)
         cursor.insertText(label + suffix, label_format)
         self._wrote(label_format)
+        if not share:
+            return 0.0
+        # the factory keeps every format it made, so a format's id stays its own
+        key = (id(label_format), label)
+        width = self._label_widths.get(key)
+        if width is None:
+            width = self._label_widths[key] = QFontMetricsF(label_format.font()).horizontalAdvance(label)
+        return share * width
+
+    def _label_look(
+        self,
+        numbering: tuple[str, int],
+        mark: tuple[Any, ...],
+        mark_rpr: etree._Element | None,
+        mark_props: Any,
+    ) -> tuple[QTextCharFormat | None, str, float]:
+        """A list level's label format (None: the level hides its labels), the suffix after the
+        label and the share of the label's width set left of the number position, for labels
+        after a mark of key ``mark``: once per list level and mark, as the numbering definitions
+        are read once per document (see ``Numbering.level``)."""
+        ctx = self.ctx
+        level = ctx.resolver.document.numbering.level(*numbering)
+        if level is not None and level.hidden:
+            return None, "", 0.0
+        lvl = level.element if level is not None else None
+        lvl_rpr = first_child(lvl, _RPR) if lvl is not None else None
+        _rpr_key, style_id, table_style, in_table, dark = mark
+        props = ctx.resolver.run(mark_rpr, style_id, table_style, in_table, extra=lvl_rpr)
+        family = mark_props.font if props.font.lower() in _BULLET_FONTS else None
+        suffix = _SUFFIX.get(level.suffix if level is not None else "tab", "")
+        label_format = ctx.factory.char(props, "label", family=family, on_dark=dark)
         share = _LABEL_SHIFT.get(level.jc if level is not None else None, 0.0)
-        return share * QFontMetricsF(label_format.font()).horizontalAdvance(label) if share else 0.0
+        return label_format, suffix, share
 
     def _segments(
         self,
@@ -343,12 +403,14 @@ class StoryBuilder(TableWriter):
         props: Any,
         mark_format: QTextCharFormat,
         bottom: int,
-    ) -> None:
+    ) -> bool:
+        """Write the paragraph's segments; whether a page break in it started a new block."""
         ctx = self.ctx
         mode = ctx.mode
         resolver, factory = ctx.resolver, ctx.factory
         positions: list[int] = []
         unbroken = 0  # characters since the last break opportunity (see long_words)
+        split = False
         for seg in walk.segments:
             start = cursor.position()
             positions.append(start)
@@ -371,14 +433,14 @@ class StoryBuilder(TableWriter):
                         continue
                     if mode == "none":
                         role = "text"
-                run = seg.run
-                rpr = _run_properties(walk, run)
+                rpr = _run_properties(walk, seg.run)
                 run_props = resolver.run(rpr, style_id, table_style, in_table)
                 family = seg.element.get(W + "font") if seg.element is not None else None
                 text = symbol_font_text(seg.text, family or run_props.font)
                 script = "latin" if text.isascii() else script_of(text)
                 author = seg.revision.get(W + "author") if seg.revision is not None else None
-                commented = ctx.marks_comments(seg.comments)
+                # most text is under no comment: no set difference needed to know it is not marked
+                commented = bool(seg.comments) and ctx.marks_comments(seg.comments)
                 fmt = factory.char(run_props, role, author, commented, script, family, self._dark)
                 cuts, unbroken = long_word_cuts(text, unbroken)
                 spans = None if kind == "delete" else record.spans
@@ -387,6 +449,8 @@ class StoryBuilder(TableWriter):
                 _insert_text(cursor, text, seg.text, cuts, fmt, spans, offset)
                 if text:
                     self._wrote(fmt)
+                if role != "insert" and role != "delete" and not commented:
+                    continue
                 end = cursor.position() - record.start
                 if role == "insert" or role == "delete":
                     record.changed = True
@@ -433,6 +497,7 @@ class StoryBuilder(TableWriter):
                     factory.block(props, 0, bottom, True, bleed=self._bleed(in_table)), mark_format
                 )
                 self._fonts = set()
+                split = True
             elif kind == "field" and ctx.page_fields is not None:
                 rpr = _run_properties(walk, seg.run)
                 run_props = resolver.run(rpr, style_id, table_style, in_table)
@@ -449,6 +514,7 @@ class StoryBuilder(TableWriter):
                     continue
                 position = positions[index] if index < len(positions) else end
                 record.comments.append((comment_id, position - record.start))
+        return split
 
     def _object(self, cursor: QTextCursor, element: etree._Element) -> None:
         ctx = self.ctx
@@ -524,7 +590,9 @@ def _insert_text(
     if not cuts:  # most runs: one insert at the offset known
         if shown:
             cursor.insertText(shown, fmt)
-            if spans is not None:
+            if spans is not None and shown == written:
+                spans.append((offset, len(shown), None))
+            elif spans is not None:
                 spans.extend(_text_spans(offset, shown, written))
         return
     record_start = cursor.position() - offset

@@ -22,7 +22,6 @@ from PySide6.QtGui import (
     QColor,
     QFont,
     QGuiApplication,
-    QTextBlock,
     QTextBlockFormat,
     QTextCharFormat,
     QTextCursor,
@@ -245,17 +244,19 @@ class FormatFactory:
             factor = self._line_factors[key] = line_gap_factor(font)
         return factor
 
-    def text_line_factor(self, block: QTextBlock, mark_factor: float, fonts: set[int] | None = None) -> float:
-        """The line factor for ``block`` once its text is in: its main font's, not its paragraph
-        mark's (``mark_factor``) unless it holds no text (see :mod:`.line_fonts`).
+    def text_line_factor(
+        self, cursor: QTextCursor, mark_factor: float, fonts: set[int] | None = None
+    ) -> float:
+        """The line factor for the block ``cursor`` is in once its text is in: its main font's,
+        not its paragraph mark's (``mark_factor``) unless it holds no text (see :mod:`.line_fonts`).
 
         ``fonts``, when known, are the numbers of the fonts of all the block's text (see
         :attr:`font_numbers`): text in one font (most paragraphs) or none has its factor without
-        reading the block's formats back from Qt, which cost more than writing them.
+        asking Qt for the block, whose formats cost more to read back than to write.
         """
         if fonts is not None and len(fonts) < 2:
             return self.line_fonts.factor(next(iter(fonts))) if fonts else mark_factor
-        return self.line_fonts.settle(block, mark_factor)
+        return self.line_fonts.settle(cursor.block(), mark_factor)
 
     # -- paragraphs ----------------------------------------------------------------------------
     def block(
