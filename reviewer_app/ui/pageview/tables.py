@@ -254,10 +254,9 @@ class TableFormats:
     ) -> QTextTableCellFormat:
         """Borders, shading, vertical alignment, left and right padding (top and bottom: the row's).
 
-        Only what differs from Qt's defaults is stated (see :meth:`table_format`): a side
-        without a border has no border style, which Qt draws and lays out as no border; a
-        black border has no brush, which Qt draws black; a left or right margin equal to the
-        table's is the table's cell padding.
+        Little that Qt has as its default is stated (see :meth:`table_format`): a black border
+        has no brush, which Qt draws black; a left or right margin equal to the table's is the
+        table's cell padding.
         """
         fmt = QTextTableCellFormat()
         own: dict[str, Border | None] = {}
@@ -289,9 +288,12 @@ class TableFormats:
             "right": own["right"] if "right" in own else self.borders.get("right" if last_col else "insideV"),
         }
         for side, border in sides.items():
-            if border is None:
-                continue
             setter = side.capitalize()
+            if border is None:
+                # laid out as no border either way, but Qt draws the ends of the borders
+                # beside a side stated 0 wide otherwise than beside one stating nothing
+                getattr(fmt, f"set{setter}Border")(0)
+                continue
             getattr(fmt, f"set{setter}Border")(max(2.5, border.size * 1.25))
             getattr(fmt, f"set{setter}BorderStyle")(
                 _BORDER_STYLES.get(border.style, _BORDER_STYLES["single"])
