@@ -89,8 +89,8 @@ class BodyWriter(FlowSplitter):
         return self._next >= len(self._items)
 
     def write(self, deadline: float, limit: int) -> tuple[set[int], list[SplitMark], float]:
-        """Write body items until ``deadline`` (``time.perf_counter``), at most ``limit`` of them,
-        inside one edit block.
+        """Write body items until ``deadline`` (``time.perf_counter``), at most ``limit`` of them
+        (and the paragraph after a table written last), inside one edit block.
 
         Returns the section documents written to, where the flow may be cut (paragraphs
         starting in the last document, see :meth:`cut_at_page_top`), and when the writing
@@ -122,8 +122,13 @@ class BodyWriter(FlowSplitter):
             if el in self._section_ends:
                 self._section = min(self._section + 1, len(self.paging.sections) - 1)
                 self._section_pending = True
-            if (self._next >= stop or time.perf_counter() > deadline) and not ends_in_long_block(
-                current.cursor
+            # nor does a part end on a table a paragraph follows: the next part would start in
+            # the empty paragraph Qt keeps after the table, where Qt noted its place (a
+            # checkpoint), and Qt would lay out again from the note before, the whole table
+            if (
+                (self._next >= stop or time.perf_counter() > deadline)
+                and not (el.tag == _TBL and following is not None and following.tag == _P)
+                and not ends_in_long_block(current.cursor)
             ):
                 break
         if current is not None and self.finished and self.builder.endnote_refs:
