@@ -195,7 +195,7 @@ class ParagraphSegments(TextWalk):
             first = self.properties is None
             if first:
                 self.properties = child
-            for prop in child:
+            for prop in child[:]:
                 prop_tag = prop.tag
                 if prop_tag == _PPR_CHANGE:
                     self.format_change = True
