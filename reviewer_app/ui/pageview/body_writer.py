@@ -35,7 +35,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .pages import PageSequence
     from .section_geometry import SectionGeometry
 
-_P, _TBL, _PPR, _SECT = W + "p", W + "tbl", W + "pPr", W + "sectPr"
+_P, _TBL = W + "p", W + "tbl"
 _BLANK_PAGE_PARAGRAPH = ParaProps()
 
 
@@ -43,7 +43,9 @@ class BodyWriter(FlowSplitter):
     """Writes the body of ``body`` (the document's ``w:body``) into ``paging``'s section documents.
 
     ``by_id`` is the layout's block map; ``notes`` forgets its moves where the flow is cut;
-    ``endnotes`` is written after the last item.
+    ``endnotes`` is written after the last item. ``section_breaks`` are the body's paragraph-level
+    ``w:sectPr`` (:func:`...docx.sections.section_elements` but the last), which the layout has
+    listed already: listing them walks the whole body while the window waits for the first page.
     """
 
     def __init__(
@@ -55,6 +57,7 @@ class BodyWriter(FlowSplitter):
         by_id: dict[str, RenderedBlock],
         notes: NoteRoom,
         endnotes: Endnotes,
+        section_breaks: list[etree._Element],
     ) -> None:
         self.context = context
         self.geometry = geometry
@@ -71,7 +74,7 @@ class BodyWriter(FlowSplitter):
             self._items.extend(split_table(item, mode) if item.tag == _TBL else [item])
         # the paragraphs whose mark ends a section, found from the few w:sectPr rather than by
         # asking each of a contract's thousands of paragraphs
-        marks = {s.getparent().getparent() for s in body.iter(_SECT) if s.getparent().tag == _PPR}
+        marks = {sect.getparent().getparent() for sect in section_breaks}
         self._section_ends = {el for el in self._items if el in marks and ends_section(el)}
         self._next = 0
         self._section = 0

@@ -84,7 +84,8 @@ class PagedLayout:
         self.snapshot = snapshot if snapshot is not None else reviewer.snapshot()
         self.resolver = FormatResolver(self.document)
         self.factory = FormatFactory(self.resolver.settings["default_tab"])
-        self.sections = [parse_section(s) for s in section_elements(self.document.body)]
+        section_props = section_elements(self.document.body)
+        self.sections = [parse_section(s) for s in section_props]
         self.docs: list[SectionDoc] = []
         #: the finished pages, read by the index, the headers, the painter and the view
         self.paging = PageSequence(self.docs, self.sections)
@@ -121,6 +122,7 @@ class PagedLayout:
             self.by_id,
             self.notes,
             self.endnotes,
+            [sect for sect in section_props[:-1] if sect is not None],
         )
         #: Qt layout time per unit of writing time, learned part by part (see :meth:`_part`)
         self._qt_ratio = 1.0
