@@ -12,7 +12,10 @@ import re
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from reviewer_app.docx.reviewer import DocxReviewer
+from reviewer_app.ui.pageview.layout import PagedLayout
 from reviewer_app.ui.pageview.render import render_pdf
 from tests.docx_factory import make_docx, p
 from tests.libreoffice_pdf import NEEDS_LIBREOFFICE, libreoffice_boxes
@@ -70,3 +73,34 @@ def test_rows_of_stated_height_are_as_tall_as_in_libreoffice(qapp, tmp_path: Pat
     # not the same number in the two PDFs' embedded fonts
     shift = {w: round(ours[w] - ours["Above"] - (theirs[w] - theirs["Above"]), 2) for w in theirs}
     assert not {w: d for w, d in shift.items() if abs(d) > 1.0}
+
+
+def _top_of(layout: PagedLayout, block_id: str) -> float:
+    found = layout.block_rect(block_id)
+    assert found is not None
+    return found[1].top()
+
+
+def test_a_row_of_stated_height_keeps_it_when_an_edit_in_it_drops_lines(qapp, tmp_path: Path) -> None:
+    """Accepting a deletion that took a cell of a 1-inch row from six lines to one: the row is
+    re-laid out in place and is again an inch tall, as a fresh layout of the saved file has it,
+    so the paragraph below it stays where it was (the fit made for six lines gave no padding,
+    and the one line left would have let the row shrink to a line's height)."""
+    gone = " ".join(["words struck out of the clause"] * 8)
+    runs = (
+        '<w:r><w:t xml:space="preserve">Kept </w:t></w:r><w:del w:id="1" w:author="A" '
+        f'w:date="2024-01-01T00:00:00Z"><w:r><w:delText xml:space="preserve">{gone}</w:delText></w:r></w:del>'
+    )
+    row = _row('<w:trHeight w:val="1440"/>', _cell(p(runs=runs)), _cell(p("Beside")))
+    reviewer = DocxReviewer.from_bytes(make_docx(p("Above") + _table(row) + p("Below")))
+    layout = PagedLayout(reviewer, "all").build_all()
+    below = next(b.id for b in reviewer.snapshot().content_blocks() if b.text == "Below")
+    change = reviewer.changes()[0]
+    tall = _top_of(layout, below)
+    assert reviewer.accept_change(change["id"])
+    assert layout.rerender_block(change["blockId"], reviewer.snapshot())
+    path = tmp_path / "accepted.docx"
+    reviewer.save(path)
+    fresh = PagedLayout(DocxReviewer.open(path), "all").build_all()
+    assert _top_of(layout, below) == pytest.approx(_top_of(fresh, below), abs=0.5)
+    assert _top_of(layout, below) < tall - 20  # the six lines were taller than the inch

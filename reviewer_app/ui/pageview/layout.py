@@ -55,7 +55,7 @@ from .qformats import FormatFactory
 from .records import MarkupFilter
 from .section_geometry import SectionGeometry, bleed, text_width
 from .settling import PageSettler
-from .tables import top_align_split_rows
+from .tables import fit_row_heights, top_align_split_rows
 
 #: Slice budget (s) once the current document is long enough to be cut (see .splitting).
 _NEAR_CUT_BUDGET = 0.008
@@ -194,6 +194,7 @@ class PagedLayout:
             section_doc = self.docs[doc_index]
             section_doc.lines_below_margin(ends.get(doc_index, 0))
             section_doc.page_count()  # let Qt lay out what was written
+            fit_row_heights(section_doc.document, section_doc.aligned_cells)
             for separator in self.settler.settle(doc_index, self.paging.final(doc_index)):
                 for mark in marks:  # marks are in the last document, which is the one split
                     if doc_index == len(self.docs) - 1 and separator < mark.position:
@@ -322,6 +323,8 @@ class PagedLayout:
             element, cursor, Flow(fresh=True), following, enclosing_table_style(element), in_table, fixed
         )
         cursor.endEditBlock()
+        if in_table:  # a row of stated height stays that tall with the paragraph's new lines
+            fit_row_heights(document, [first.position()])
         # Qt laid the text out again from its last checkpoint before the edit, as it does what a
         # slice writes: a paragraph there may be left in a page's top margin (see _part)
         section_doc.lines_below_margin(first.position())

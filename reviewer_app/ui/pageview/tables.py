@@ -356,14 +356,48 @@ def is_top_aligned(fmt: QTextTableCellFormat) -> bool:
 
 
 #: on a cell's format, the height (LU) its row must reach (``w:trHeight``), for
-#: :func:`top_align_split_rows` to give the cell once laid out; the writer notes the cell's
+#: :func:`fit_row_heights` to give the cell once laid out; the writer notes the cell's
 #: position with the aligned cells'
 ROW_HEIGHT = QTextFormat.Property.UserProperty + 30
+#: on such a cell's format, the padding (LU) the last fit added above and below its text, taken
+#: off again before the cell is measured anew (after an edit in it)
+_FIT_ABOVE = QTextFormat.Property.UserProperty + 31
+_FIT_BELOW = QTextFormat.Property.UserProperty + 32
+
+
+def _cells_at(document: QTextDocument, positions: list[int]) -> list[tuple[QTextTable, QTextTableCell]]:
+    """The table cells holding ``positions`` (positions outside a table are left out)."""
+    cursor = QTextCursor(document)
+    cells: list[tuple[QTextTable, QTextTableCell]] = []
+    for position in positions:
+        cursor.setPosition(position)
+        table = cursor.currentTable()
+        if table is not None:
+            cells.append((table, table.cellAt(position)))
+    return cells
+
+
+def fit_row_heights(document: QTextDocument, positions: list[int]) -> None:
+    """Make the rows that state a height (:data:`ROW_HEIGHT`) of the cells at ``positions`` that tall.
+
+    Done once Qt has laid the rows out and before the pages are settled, so the keep and note
+    rules judge the rows at their height; done again for a cell whose paragraph was rebuilt, so
+    an edit that adds or drops a line keeps the row at its stated height.
+    """
+    formats = [(cell, cell.format().toTableCellFormat()) for _table, cell in _cells_at(document, positions)]
+    fitted = [(cell, fmt) for cell, fmt in formats if fmt.hasProperty(ROW_HEIGHT)]
+    if not fitted:
+        return
+    doc_layout = document.documentLayout()
+    cursor = QTextCursor(document)
+    cursor.beginEditBlock()  # every row measured before any changes: Qt re-lays out once
+    for cell, fmt in [(cell, _fit_row(document, doc_layout, cell, fmt)) for cell, fmt in fitted]:
+        cell.setFormat(fmt)
+    cursor.endEditBlock()
 
 
 def top_align_split_rows(document: QTextDocument, positions: list[int], page_height: float) -> None:
-    """Align to the top the cells at ``positions`` whose row Qt has split over two pages, after
-    making the rows that state a height (:data:`ROW_HEIGHT`) that tall (see :func:`_fit_row`).
+    """Align to the top the cells at ``positions`` whose row Qt has split over two pages.
 
     Qt centres (or bottom-aligns) a cell in its row's whole height, the gap between the pages
     included, so the text of a short centred cell beside a long one lands in the page margins or
@@ -371,20 +405,9 @@ def top_align_split_rows(document: QTextDocument, positions: list[int], page_hei
     aligning such a cell to the top puts its text where Word's first line is.
     """
     doc_layout = document.documentLayout()
-    cursor = QTextCursor(document)
-    cells: list[tuple[QTextTable, QTextTableCell, QTextTableCellFormat]] = []
-    for position in positions:
-        cursor.setPosition(position)
-        table = cursor.currentTable()
-        if table is not None:
-            cell = table.cellAt(position)
-            cells.append((table, cell, cell.format().toTableCellFormat()))
-    fitted = [(cell, fmt) for _table, cell, fmt in cells if fmt.hasProperty(ROW_HEIGHT)]
-    if fitted:
-        cursor.beginEditBlock()  # every row measured before any changes: Qt re-lays out once
-        for cell, fmt in [(cell, _fit_row(document, doc_layout, cell, fmt)) for cell, fmt in fitted]:
-            cell.setFormat(fmt)
-        cursor.endEditBlock()
+    cells = [
+        (table, cell, cell.format().toTableCellFormat()) for table, cell in _cells_at(document, positions)
+    ]
     spans: dict[int, bool] = {}  # table's first position -> it is on more than one page
     split: list[QTextTableCell] = []
     for table, cell, fmt in cells:
@@ -398,6 +421,7 @@ def top_align_split_rows(document: QTextDocument, positions: list[int], page_hei
             split.append(cell)
     if not split:
         return
+    cursor = QTextCursor(document)
     cursor.beginEditBlock()  # formats set after every look, in one edit: Qt re-lays out once, not per cell
     for cell in split:
         fmt = cell.format().toTableCellFormat()
@@ -419,18 +443,19 @@ def _fit_row(
     above a bottom-aligned one's.
     """
     height = fmt.doubleProperty(ROW_HEIGHT)
-    fmt.clearProperty(ROW_HEIGHT)
+    fmt.setTopPadding(fmt.topPadding() - fmt.doubleProperty(_FIT_ABOVE))
+    fmt.setBottomPadding(fmt.bottomPadding() - fmt.doubleProperty(_FIT_BELOW))
     top = doc_layout.blockBoundingRect(document.findBlock(cell.firstPosition())).top()
     bottom = doc_layout.blockBoundingRect(document.findBlock(cell.lastPosition())).bottom()
     # Qt sets collapsed borders half inside the cell
     now = bottom - top + fmt.topPadding() + fmt.bottomPadding() + (fmt.topBorder() + fmt.bottomBorder()) / 2
-    extra = height - now
-    if extra <= 0:
-        return fmt
+    extra = max(0.0, height - now)
     alignment = fmt.verticalAlignment()
     above = extra if alignment == _OFF_TOP[1] else extra / 2 if alignment == _OFF_TOP[0] else 0.0
     fmt.setTopPadding(fmt.topPadding() + above)
     fmt.setBottomPadding(fmt.bottomPadding() + extra - above)
+    fmt.setProperty(_FIT_ABOVE, above)
+    fmt.setProperty(_FIT_BELOW, extra - above)
     return fmt
 
 
