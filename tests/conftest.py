@@ -10,6 +10,7 @@ Fixture names are used across the suite; keep them stable: ``corpus_dir``,
 from __future__ import annotations
 
 import copy
+import gc
 import json
 import os
 import subprocess
@@ -92,6 +93,15 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
         from PySide6.QtCore import QCoreApplication, QEvent
 
         QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
+
+
+@pytest.fixture(autouse=True)
+def _nothing_left_frozen() -> Iterator[None]:
+    """A finished page layout freezes what exists (``hold_full_collections``); after each test it
+    goes back to Python's collector, as opening the next document does in the app, so no test
+    runs with another's objects frozen."""
+    yield
+    gc.unfreeze()
 
 
 @pytest.fixture(autouse=True)

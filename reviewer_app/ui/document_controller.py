@@ -36,6 +36,7 @@ from ..docx.journal import UndoEntry
 from ..docx.protection import TRACKED_ONLY_MESSAGE
 from ..docx.reviewer import DocxReviewer
 from ..docx.snapshot import Snapshot
+from .pageview.pages import collect_frozen
 from .plurals import count_text
 
 log = logging.getLogger(__name__)
@@ -274,6 +275,7 @@ class DocumentController(QObject):
         self._disk_stamp = None
         self.undo_stack.clear()
         self.document_loaded.emit()
+        collect_frozen()  # the document and its pages, shown until now, are let go
         self._emit_modified()
 
     def _install(self, reviewer: DocxReviewer) -> None:
@@ -287,6 +289,7 @@ class DocumentController(QObject):
         self.undo_stack.clear()
         self.undo_stack.setClean()
         self.document_loaded.emit()
+        collect_frozen()  # the last document and its pages, shown until now, are let go
         self._emit_modified()
 
     # ------------------------------------------------------------------ acts
