@@ -15,8 +15,12 @@ from pathlib import Path
 
 from reviewer_app.docx.reviewer import DocxReviewer
 from reviewer_app.ui.pageview.layout import PagedLayout
+from tests import chat_fixtures
 from tests.docx_factory import make_docx, p
 from tests.window_fixtures import shown_main_window
+
+#: the app's asyncio loop on Qt's: opening a second document retires the first one's chat session
+loop = chat_fixtures.loop
 
 
 class _Cycle:
@@ -49,7 +53,7 @@ def test_a_finished_layout_leaves_the_document_out_of_later_full_collections(qap
     assert gc.get_freeze_count() == frozen  # a full collection leaves them where they are
 
 
-def test_opening_the_next_document_collects_what_the_last_one_left(qtbot, tmp_path: Path) -> None:
+def test_opening_the_next_document_collects_what_the_last_one_left(qtbot, loop, tmp_path: Path) -> None:
     """A reference cycle that was alive when the layout froze it and was let go afterwards is freed
     when the user opens another document (not before: it is frozen)."""
     window = shown_main_window(qtbot)

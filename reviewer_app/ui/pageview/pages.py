@@ -342,9 +342,11 @@ def collect_frozen() -> None:
 
     Called when a document is opened or closed: the last document's reference cycles go then,
     while the user waits for the open, rather than staying frozen while the next one is shown.
+    With nothing frozen (no layout finished since) there is nothing to collect ahead of time.
     """
-    gc.unfreeze()
-    gc.collect()
+    if gc.get_freeze_count():
+        gc.unfreeze()
+        gc.collect()
 
 
 _ALWAYS_BEFORE = QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore
