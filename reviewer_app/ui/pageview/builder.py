@@ -28,7 +28,6 @@ from typing import Any
 from lxml import etree
 from PySide6.QtGui import (
     QColor,
-    QFontMetricsF,
     QTextBlockFormat,
     QTextCharFormat,
     QTextCursor,
@@ -44,6 +43,7 @@ from ...docx.text import NoteNumbers, mark_state
 from ...docx.xmlutil import W, first_child
 from .floating import Floating, read_floating
 from .images import describe_object
+from .list_labels import ListLabelLooks
 from .long_words import BREAK_MARK, long_word_cuts
 from .qformats import TWIPS, leave_spacing_before_break, script_of, starts_page_format
 from .records import MODES, BuildContext, Flow, ParagraphFacts, RenderedBlock, story_items
@@ -63,12 +63,8 @@ __all__ = [
 ]
 _DELETED = frozenset((W + "del", W + "moveFrom"))
 _INSERTED = frozenset((W + "ins", W + "moveTo"))
-_SUFFIX = {"tab": "\t", "space": " "}
-#: share of a list label's width set left of the number position, by ``w:lvlJc``
-_LABEL_SHIFT = {"right": 1.0, "end": 1.0, "center": 0.5}
 _ALT_CHUNK, _DRAWING = W + "altChunk", W + "drawing"
 _FOOTNOTE_REF, _ENDNOTE_REF = W + "footnoteReference", W + "endnoteReference"
-_BULLET_FONTS = frozenset(("symbol", "wingdings", "wingdings 2", "wingdings 3", "webdings"))
 
 
 class StoryBuilder(TableWriter):
@@ -96,10 +92,8 @@ class StoryBuilder(TableWriter):
         self._dark = False
         #: a paragraph mark's properties, line factor and format by what decides them (see _mark)
         self._marks: dict[tuple[Any, ...], tuple[Any, float, QTextCharFormat]] = {}
-        #: a list level's label format, suffix and shift by (numbering, mark) (see _label_look)
-        self._label_looks: dict[tuple[Any, ...], tuple[QTextCharFormat | None, str, float]] = {}
-        #: the width (LU) of a list label in a char format, by the format's id and the label
-        self._label_widths: dict[tuple[int, str], float] = {}
+        #: list labels' formats, suffixes and widths, each worked out once (see .list_labels)
+        self._label_looks = ListLabelLooks(ctx)
         #: a slash or brace was written into the paragraph being built (see _keep_slashed_words)
         self._slashed = False
         #: the line-font numbers of the text written into the block being built; None when
@@ -348,49 +342,13 @@ class StoryBuilder(TableWriter):
         """Insert the list label; how far (LU) it reaches left of the number position: Word sets a
         right-justified label (``w:lvlJc="right"``, "(iii)" ending where "(ii)" ends) left of
         it, a centred one half its width. ``mark`` is the paragraph mark's key (see :meth:`_mark`)."""
-        key = (numbering, mark)
-        look = self._label_looks.get(key)
-        if look is None:
-            look = self._label_looks[key] = self._label_look(numbering, mark, mark_rpr, mark_props)
-        label_format, suffix, share = look
+        label_format, suffix, share = self._label_looks.look(numbering, mark, mark_rpr, mark_props)
         if label_format is None:
             return 0.0
         self._note_slashes(label)
         cursor.insertText(label + suffix, label_format)
         self._wrote(label_format)
-        if not share:
-            return 0.0
-        # the factory keeps every format it made, so a format's id stays its own
-        key = (id(label_format), label)
-        width = self._label_widths.get(key)
-        if width is None:
-            width = self._label_widths[key] = QFontMetricsF(label_format.font()).horizontalAdvance(label)
-        return share * width
-
-    def _label_look(
-        self,
-        numbering: tuple[str, int],
-        mark: tuple[Any, ...],
-        mark_rpr: etree._Element | None,
-        mark_props: Any,
-    ) -> tuple[QTextCharFormat | None, str, float]:
-        """A list level's label format (None: the level hides its labels), the suffix after the
-        label and the share of the label's width set left of the number position, for labels
-        after a mark of key ``mark``: once per list level and mark, as the numbering definitions
-        are read once per document (see ``Numbering.level``)."""
-        ctx = self.ctx
-        level = ctx.resolver.document.numbering.level(*numbering)
-        if level is not None and level.hidden:
-            return None, "", 0.0
-        lvl = level.element if level is not None else None
-        lvl_rpr = first_child(lvl, _RPR) if lvl is not None else None
-        _rpr_key, style_id, table_style, in_table, dark = mark
-        props = ctx.resolver.run(mark_rpr, style_id, table_style, in_table, extra=lvl_rpr)
-        family = mark_props.font if props.font.lower() in _BULLET_FONTS else None
-        suffix = _SUFFIX.get(level.suffix if level is not None else "tab", "")
-        label_format = ctx.factory.char(props, "label", family=family, on_dark=dark)
-        share = _LABEL_SHIFT.get(level.jc if level is not None else None, 0.0)
-        return label_format, suffix, share
+        return share * self._label_looks.width(label_format, label) if share else 0.0
 
     def _segments(
         self,
